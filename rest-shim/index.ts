@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { Limits } from '../src/context/rate-limits';
+import { AppError } from '../src/errors/app-error';
+import { authRoutes } from './routes/auth.routes';
+import { masterRoutes } from './routes/masters.routes';
+import { orderRoutes } from './routes/orders.routes';
+import { productRoutes } from './routes/products.routes';
+import { signupRoutes } from './routes/signup.routes';
+import { userRoutes } from './routes/users.routes';
+import { workspaceRoutes } from './routes/workspace.routes';
+
+/**
+ * The REST compatibility layer under /api/v1: thin routes over the domain services, each with a
+ * JSON schema, answering in the documented envelope.
+ */
+export async function restShim(app: FastifyInstance, opts: { limits: Limits }): Promise<void> {
+  app.setNotFoundHandler(async (request) => {
+    throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
+  });
+  await app.register(signupRoutes, { limits: opts.limits });
+  for (const routes of [authRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes]) {
+    await app.register(routes);
+  }
+}

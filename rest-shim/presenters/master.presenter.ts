@@ -1,0 +1,42 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { MasterEntity, MasterKindName } from '../../src/domains/masters/master-kinds';
+import type { ProductClass } from '../../src/domains/masters/product-class.entity';
+import type { Role } from '../../src/domains/users/role.entity';
+import type { Route } from '../../src/domains/masters/route.entity';
+import { Timestamp } from '../schemas';
+
+const common = { id: Type.Integer(), status: Type.Integer({ description: '1 active, 0 inactive' }), createdAt: Timestamp };
+
+/** How each master kind is named and shaped over REST. */
+export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSchema; present(e: MasterEntity): object }> = {
+  'product-classes': {
+    nameField: 'product_class',
+    body: Type.Object({ ...common, product_class: Type.String(), unit: Type.String() }),
+    present: (e) => ({ product_class: e.name, unit: (e as ProductClass).unit }),
+  },
+  roles: {
+    nameField: 'role_name',
+    body: Type.Object({ ...common, role_name: Type.String(), description: Type.String() }),
+    present: (e) => ({ role_name: e.name, description: (e as Role).description }),
+  },
+  towns: {
+    nameField: 'town_name',
+    body: Type.Object({ ...common, town_name: Type.String() }),
+    present: (e) => ({ town_name: e.name }),
+  },
+  routes: {
+    nameField: 'route_name',
+    body: Type.Object({ ...common, route_name: Type.String(), town_id: Type.Integer(), town_name: Type.String() }),
+    present: (e) => ({ route_name: e.name, town_id: (e as Route).town.id, town_name: (e as Route).town.name }),
+  },
+  'production-units': {
+    nameField: 'production_unit_name',
+    body: Type.Object({ ...common, production_unit_name: Type.String() }),
+    present: (e) => ({ production_unit_name: e.name }),
+  },
+};
+
+/** A master record in its REST shape. */
+export function presentMaster(kind: MasterKindName, e: MasterEntity) {
+  return { id: e.id, ...MASTER_REST[kind].present(e), status: e.status, createdAt: e.createdAt };
+}

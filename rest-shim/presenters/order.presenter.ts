@@ -1,0 +1,185 @@
+import { Type } from '@sinclair/typebox';
+import type { CreatedOrder, OrderDetail } from '../../src/domains/orders/order.service';
+import type { Order } from '../../src/domains/orders/order.entity';
+import { DateString, Nullable, Timestamp } from '../schemas';
+
+/** An order as lists show it. */
+export const OrderBody = Type.Object({
+  id: Type.Integer(),
+  order_code: Type.String(),
+  order_status: Type.Integer({ description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' }),
+  order_date: DateString,
+  user_id: Type.Integer(),
+  user_name: Type.String(),
+  user_type: Type.Integer(),
+  town_name: Nullable(Type.String()),
+  route_name: Nullable(Type.String()),
+  order_total_amount: Type.Number(),
+  order_items_count: Type.Integer(),
+  production_unit_id: Nullable(Type.Integer()),
+  production_unit_name: Nullable(Type.String()),
+  delivery_date: Nullable(DateString),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+/** The answer to POST /orders; delivery_otp appears only here. */
+export const CreatedOrderBody = Type.Object({
+  id: Type.Integer(),
+  order_code: Type.String(),
+  order_status: Type.Integer(),
+  order_date: DateString,
+  user_id: Type.Integer(),
+  user_name: Type.String(),
+  order_total_amount: Type.Number(),
+  order_items_count: Type.Integer(),
+  delivery_date: Nullable(DateString),
+  delivery_otp: Type.String({ description: 'Six digits; shown once, stored only as a keyed hash' }),
+  createdAt: Timestamp,
+});
+
+const OrderItemBody = Type.Object({
+  id: Type.Integer(),
+  product_variant_id: Type.Integer(),
+  variant_name: Type.String(),
+  item_sku_code: Type.String(),
+  product_id: Type.Integer(),
+  product_name: Type.String(),
+  quantity: Type.Integer(),
+  unit_price: Type.Number(),
+  amount: Type.Number(),
+});
+
+/** A single order with items, customer and delivery details, and its status history. */
+export const OrderDetailBody = Type.Composite([
+  OrderBody,
+  Type.Object({
+    mode_of_payment: Nullable(Type.String()),
+    items: Type.Array(OrderItemBody),
+    user: Type.Object({
+      id: Type.Integer(),
+      first_name: Type.String(),
+      last_name: Type.String(),
+      store_name: Nullable(Type.String()),
+      primary_contact_number: Type.String(),
+      official_email: Nullable(Type.String()),
+      user_type: Type.Integer(),
+      town_name: Nullable(Type.String()),
+      route_name: Nullable(Type.String()),
+    }),
+    delivery: Type.Object({
+      delivery_date: Nullable(DateString),
+      delivered_at: Nullable(Timestamp),
+      production_unit_id: Nullable(Type.Integer()),
+      production_unit_name: Nullable(Type.String()),
+      town_name: Nullable(Type.String()),
+      route_name: Nullable(Type.String()),
+    }),
+    status_history: Type.Array(
+      Type.Object({
+        from_status: Nullable(Type.Integer()),
+        to_status: Type.Integer(),
+        changed_at: Timestamp,
+        changed_by_user_id: Nullable(Type.Integer()),
+        changed_by_api_key_id: Nullable(Type.Integer()),
+      }),
+    ),
+  }),
+]);
+
+/** The answer to PATCH /orders/{id}/status. */
+export const OrderStatusBody = Type.Object({
+  id: Type.Integer(),
+  order_status: Type.Integer(),
+  updatedAt: Timestamp,
+});
+
+const customerName = (o: Order) => `${o.customer.firstName} ${o.customer.lastName}`;
+
+/** Needs customer, town, route and production unit loaded. */
+export function presentOrder(o: Order) {
+  return {
+    id: o.id,
+    order_code: o.orderCode,
+    order_status: o.status,
+    order_date: o.orderDate,
+    user_id: o.customer.id,
+    user_name: customerName(o),
+    user_type: o.customer.userType,
+    town_name: o.town?.name ?? null,
+    route_name: o.route?.name ?? null,
+    order_total_amount: o.totalAmount,
+    order_items_count: o.itemsCount,
+    production_unit_id: o.productionUnit?.id ?? null,
+    production_unit_name: o.productionUnit?.name ?? null,
+    delivery_date: o.deliveryDate,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+  };
+}
+
+export function presentCreatedOrder({ order, deliveryOtp }: CreatedOrder) {
+  return {
+    id: order.id,
+    order_code: order.orderCode,
+    order_status: order.status,
+    order_date: order.orderDate,
+    user_id: order.customer.id,
+    user_name: customerName(order),
+    order_total_amount: order.totalAmount,
+    order_items_count: order.itemsCount,
+    delivery_date: order.deliveryDate,
+    delivery_otp: deliveryOtp,
+    createdAt: order.createdAt,
+  };
+}
+
+export function presentOrderDetail({ order, items, history }: OrderDetail) {
+  const c = order.customer;
+  const delivered = history.find((h) => h.toStatus === 4);
+  return {
+    ...presentOrder(order),
+    mode_of_payment: order.modeOfPayment,
+    items: items.map((i) => ({
+      id: i.id,
+      product_variant_id: i.variant.id,
+      variant_name: i.variant.variantName,
+      item_sku_code: i.variant.itemSkuCode,
+      product_id: i.variant.product.id,
+      product_name: i.variant.product.name,
+      quantity: i.quantity,
+      unit_price: i.unitPrice,
+      amount: i.amount,
+    })),
+    user: {
+      id: c.id,
+      first_name: c.firstName,
+      last_name: c.lastName,
+      store_name: c.storeName,
+      primary_contact_number: c.primaryContactNumber,
+      official_email: c.officialEmail,
+      user_type: c.userType,
+      town_name: c.town?.name ?? null,
+      route_name: c.route?.name ?? null,
+    },
+    delivery: {
+      delivery_date: order.deliveryDate,
+      delivered_at: delivered?.changedAt ?? null,
+      production_unit_id: order.productionUnit?.id ?? null,
+      production_unit_name: order.productionUnit?.name ?? null,
+      town_name: order.town?.name ?? null,
+      route_name: order.route?.name ?? null,
+    },
+    status_history: history.map((h) => ({
+      from_status: h.fromStatus,
+      to_status: h.toStatus,
+      changed_at: h.changedAt,
+      changed_by_user_id: h.changedBy?.id ?? null,
+      changed_by_api_key_id: h.changedByApiKeyId,
+    })),
+  };
+}
+
+export function presentOrderStatus(o: Order) {
+  return { id: o.id, order_status: o.status, updatedAt: o.updatedAt };
+}

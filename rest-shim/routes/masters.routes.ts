@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
+import type { MasterInput, MasterKindName } from '../../src/domains/masters/master-kinds';
+import { paginated } from '../envelope';
+import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
+import { changedResponse, createdResponse, IdParams, listResponse, PageQuery, StatusFilter } from '../schemas';
+
+const status = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));
+
+/** Fields each kind takes beyond its name and status. */
+const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {
+  'product-classes': { unit: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'e.g. litre, kg, piece' })) },
+  roles: { description: Type.Optional(Type.String({ maxLength: 500 })) },
+  towns: {},
+  routes: { town_id: Type.Integer({ minimum: 1 }) },
+  'production-units': {},
+};
+
+const TAG = 'Masters';
+
+function toInput(kind: MasterKindName, body: Record<string, unknown>): MasterInput {
+  return {
+    name: body[MASTER_REST[kind].nameField] as string | undefined,
+    status: body.status as number | undefined,
+    unit: body.unit as string | undefined,
+    description: body.description as string | undefined,
+    townId: body.town_id as number | undefined,
+  };
+}
+
+/** GET, POST and PUT under /masters/{kind} for product classes, roles, towns, routes and production units. */
+export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const kind of Object.keys(MASTER_REST) as MasterKindName[]) {
+    const { nameField, body } = MASTER_REST[kind];
+    const name = Type.String({ minLength: 1, maxLength: 120 });
+    const createBody = Type.Object({ [nameField]: name, status, ...EXTRA_FIELDS[kind] });
+    const updateBody = Type.Partial(createBody, { minProperties: 1 });
+    const path = `/masters/${kind}`;
+
+    app.get(
+      path,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `List ${kind.replace('-', ' ')}`,
+          querystring: Type.Object({ ...PageQuery, search: Type.Optional(Type.String({ maxLength: 100 })), status: StatusFilter }),
+          response: listResponse(body),
+        },
+      },
+      async (request) => {
+        const { search, status: statusFilter } = request.query;
+        const page = await app.services.masters.list(request.ctx, kind, { search, status: statusFilter }, request.query);
+        return paginated(page, (e) => presentMaster(kind, e));
+      },
+    );
+
+    app.post(
+      path,
+      { schema: { tags: [TAG], summary: `Create one of ${kind.replace('-', ' ')} (admins only)`, body: createBody, response: createdResponse(body) } },
+      async (request, reply) => {
+        const record = await app.services.masters.create(request.ctx, kind, toInput(kind, request.body as Record<string, unknown>));
+        return reply.code(201).send({ response_code: 201, message: 'Created', data: presentMaster(kind, record) });
+      },
+    );
+
+    app.put(
+      `${path}/:id`,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `Change one of ${kind.replace('-', ' ')} (admins only); omitted fields stay`,
+          params: IdParams,
+          body: updateBody,
+          response: changedResponse(body),
+        },
+      },
+      async (request) => {
+        const input = toInput(kind, request.body as Record<string, unknown>);
+        const record = await app.services.masters.update(request.ctx, kind, request.params.id, input);
+        return { response_code: 200, message: 'Updated', data: presentMaster(kind, record) };
+      },
+    );
+  }
+};

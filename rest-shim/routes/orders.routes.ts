@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
+import { paginated } from '../envelope';
+import {
+  CreatedOrderBody,
+  OrderBody,
+  OrderDetailBody,
+  OrderStatusBody,
+  presentCreatedOrder,
+  presentOrder,
+  presentOrderDetail,
+  presentOrderStatus,
+} from '../presenters/order.presenter';
+import { changedResponse, createdResponse, DateString, IdParams, listResponse, Nullable, okResponse, PageQuery } from '../schemas';
+
+const OrderListQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4], description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' })),
+  date_from: Type.Optional(DateString),
+  date_to: Type.Optional(DateString),
+  user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches the order code or the customer name' })),
+});
+
+const CreateOrderBody = Type.Object({
+  user_id: Type.Integer({ minimum: 1, description: 'The customer: a distributor or retailer' }),
+  items: Type.Array(
+    Type.Object({ product_variant_id: Type.Integer({ minimum: 1 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }),
+    { minItems: 1, maxItems: 200 },
+  ),
+  order_date: Type.Optional(DateString),
+  delivery_date: Type.Optional(Nullable(DateString)),
+  production_unit_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Extension' }))),
+  mode_of_payment: Type.Optional(Nullable(Type.Union(PAYMENT_MODES.map((m) => Type.Literal(m)), { description: 'Extension' }))),
+});
+
+const StatusBody = Type.Object({
+  order_status: Type.Integer({ enum: [2, 3, 4], description: 'Only the next status: 1→2→3→4' }),
+});
+
+/** GET/POST /orders, GET /orders/{id}, PATCH /orders/{id}/status. */
+export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/orders',
+    { schema: { tags: ['Orders'], summary: 'List orders', querystring: OrderListQuery, response: listResponse(OrderBody) } },
+    async (request) => {
+      const q = request.query;
+      const page = await app.services.orders.list(
+        request.ctx,
+        { status: q.status, dateFrom: q.date_from, dateTo: q.date_to, userId: q.user_id, search: q.search },
+        q,
+      );
+      return paginated(page, presentOrder);
+    },
+  );
+
+  app.post(
+    '/orders',
+    { schema: { tags: ['Orders'], summary: 'Place an order', body: CreateOrderBody, response: createdResponse(CreatedOrderBody) } },
+    async (request, reply) => {
+      const b = request.body;
+      const created = await app.services.orders.create(request.ctx, {
+        userId: b.user_id,
+        items: b.items.map((i) => ({ productVariantId: i.product_variant_id, quantity: i.quantity })),
+        orderDate: b.order_date,
+        deliveryDate: b.delivery_date,
+        productionUnitId: b.production_unit_id,
+        modeOfPayment: b.mode_of_payment,
+      });
+      return reply.code(201).send({ response_code: 201, message: 'Order created', data: presentCreatedOrder(created) });
+    },
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: 'One order with items, customer, delivery details and status history',
+        params: IdParams,
+        response: okResponse(OrderDetailBody),
+      },
+    },
+    async (request) => ({ response_code: 200, data: presentOrderDetail(await app.services.orders.get(request.ctx, request.params.id)) }),
+  );
+
+  app.patch(
+    '/orders/:id/status',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: 'Move an order to its next status',
+        params: IdParams,
+        body: StatusBody,
+        response: changedResponse(OrderStatusBody),
+      },
+    },
+    async (request) => {
+      const order = await app.services.orders.changeStatus(request.ctx, request.params.id, request.body.order_status);
+      return { response_code: 200, message: 'Order status updated', data: presentOrderStatus(order) };
+    },
+  );
+};

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { UserType } from '../../src/domains/users/user.entity';
+import { paginated } from '../envelope';
+import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
+import { createdResponse, IdParams, listResponse, okResponse, PageQuery, StatusFilter } from '../schemas';
+
+const USER_TYPE_NAMES: Record<string, UserType> = {
+  admin: UserType.ADMIN,
+  employee: UserType.EMPLOYEE,
+  distributor: UserType.DISTRIBUTOR,
+  retailer: UserType.RETAILER,
+};
+
+const UserListQuery = Type.Object({
+  ...PageQuery,
+  type: Type.Optional(Type.Union(Object.keys(USER_TYPE_NAMES).map((t) => Type.Literal(t)), { description: 'admin, employee, distributor or retailer' })),
+  search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches name, e-mail or phone' })),
+  status: StatusFilter,
+});
+
+const CreateUserBody = Type.Object({
+  first_name: Type.String({ minLength: 1, maxLength: 100 }),
+  last_name: Type.String({ minLength: 1, maxLength: 100 }),
+  official_email: Type.Optional(Type.Union([Type.String({ maxLength: 254 }), Type.Null()])),
+  primary_contact_number: Type.String({ minLength: 1, maxLength: 30 }),
+  password: Type.String({ minLength: 8, maxLength: 256 }),
+  role_id: Type.Integer({ minimum: 1 }),
+  user_type: Type.Integer({ enum: [0, 1, 2, 3], description: '0 admin, 1 employee, 2 distributor, 3 retailer' }),
+  store_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  town_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  route_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+});
+
+/** GET/POST /users and GET /users/{id}. */
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users',
+    { schema: { tags: ['Users'], summary: 'List users', querystring: UserListQuery, response: listResponse(UserBody) } },
+    async (request) => {
+      const q = request.query;
+      const page = await app.services.users.list(
+        request.ctx,
+        { userType: q.type === undefined ? undefined : USER_TYPE_NAMES[q.type], status: q.status, search: q.search },
+        q,
+      );
+      return paginated(page, presentUser);
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags: ['Users'],
+        summary: 'Create a user (admins only)',
+        body: CreateUserBody,
+        response: createdResponse(UserBody),
+      },
+    },
+    async (request, reply) => {
+      const b = request.body;
+      const user = await app.services.users.create(request.ctx, {
+        firstName: b.first_name,
+        lastName: b.last_name,
+        officialEmail: b.official_email,
+        primaryContactNumber: b.primary_contact_number,
+        password: b.password,
+        roleId: b.role_id,
+        userType: b.user_type,
+        storeName: b.store_name,
+        townId: b.town_id,
+        routeId: b.route_id,
+      });
+      return reply.code(201).send({ response_code: 201, message: 'User created', data: presentUser(user) });
+    },
+  );
+
+  app.get(
+    '/users/:id',
+    { schema: { tags: ['Users'], summary: 'A user with role and organization', params: IdParams, response: okResponse(UserProfileBody) } },
+    async (request) => {
+      const { user, organization } = await app.services.users.profile(request.ctx, request.params.id);
+      return { response_code: 200, data: presentUserProfile(user, organization) };
+    },
+  );
+};
+

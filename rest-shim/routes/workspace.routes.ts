@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { presentWorkspace, presentWorkspaceConfig, WorkspaceBody, WorkspaceConfigBody } from '../presenters/workspace.presenter';
+import { changedResponse, Nullable, okResponse } from '../schemas';
+
+const UpdateConfigBody = Type.Object(
+  {
+    logo: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL; empty or null removes it' }))),
+    primary_color: Type.Optional(Type.String({ maxLength: 7, description: '#RRGGBB' })),
+    secondary_color: Type.Optional(Type.String({ maxLength: 7, description: '#RRGGBB' })),
+    org_footer_name: Type.Optional(Type.String({ maxLength: 200 })),
+    org_address: Type.Optional(Type.String({ maxLength: 500 })),
+    contact_number: Type.Optional(Type.String({ maxLength: 30 })),
+    gstin: Type.Optional(Type.String({ maxLength: 15, description: 'Extension' })),
+    fssai: Type.Optional(Type.String({ maxLength: 14, description: 'Extension' })),
+    order_timing: Type.Optional(Type.String({ maxLength: 11, description: 'HH:MM-HH:MM (extension)' })),
+    page_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Extension' })),
+    chatbot_enabled: Type.Optional(Type.Boolean({ description: 'Extension' })),
+  },
+  { minProperties: 1 },
+);
+
+/** GET and PUT /workspace/config. */
+export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/workspace/config',
+    {
+      schema: {
+        tags: ['Workspace'],
+        summary: 'Workspace configuration and the workspace',
+        response: okResponse(Type.Object({ config: WorkspaceConfigBody, workspace: WorkspaceBody })),
+      },
+    },
+    async (request) => {
+      const { config, organization } = await app.services.workspace.overview(request.ctx);
+      return { response_code: 200, data: { config: presentWorkspaceConfig(config), workspace: presentWorkspace(organization) } };
+    },
+  );
+
+  app.put(
+    '/workspace/config',
+    {
+      schema: {
+        tags: ['Workspace'],
+        summary: 'Change the workspace configuration (admins only); omitted fields stay',
+        body: UpdateConfigBody,
+        response: changedResponse(WorkspaceConfigBody),
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const config = await app.services.workspace.updateConfig(request.ctx, {
+        logo: b.logo,
+        primaryColor: b.primary_color,
+        secondaryColor: b.secondary_color,
+        orgFooterName: b.org_footer_name,
+        orgAddress: b.org_address,
+        contactNumber: b.contact_number,
+        gstin: b.gstin,
+        fssai: b.fssai,
+        orderTiming: b.order_timing,
+        pageLimit: b.page_limit,
+        chatbotEnabled: b.chatbot_enabled,
+      });
+      return { response_code: 200, message: 'Workspace configuration updated', data: presentWorkspaceConfig(config) };
+    },
+  );
+};

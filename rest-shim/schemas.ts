@@ -1,0 +1,60 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** A value or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `{id}` path parameter. */
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Record id' }) });
+
+/** `page` and `limit` of every list. */
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' })),
+};
+
+/** `status` filter of 1 (active) or 0 (inactive). */
+export const StatusFilter = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));
+
+/** An ISO 8601 timestamp; handlers hand over Date objects and the serializer writes ISO text. */
+export const Timestamp = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));
+
+/** A calendar date, YYYY-MM-DD. */
+export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+/** The error body. */
+export const ErrorBody = Type.Object({ response_code: Type.Integer(), message: Type.String() });
+
+const Pagination = Type.Object({
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total_pages: Type.Integer(),
+});
+
+const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+
+/** Responses of a read: `{response_code, data}`. */
+export function okResponse<T extends TSchema>(data: T) {
+  return { 200: Type.Object({ response_code: Type.Integer(), data }), ...errors };
+}
+
+const changedBody = <T extends TSchema>(data: T) =>
+  Type.Object({ response_code: Type.Integer(), message: Type.String(), data });
+
+/** Responses of an update or delete: `{response_code: 200, message, data}`. */
+export function changedResponse<T extends TSchema>(data: T) {
+  return { 200: changedBody(data), ...errors };
+}
+
+/** Responses of a create: `{response_code: 201, message, data}`. */
+export function createdResponse<T extends TSchema>(data: T) {
+  return { 201: changedBody(data), ...errors };
+}
+
+/** Responses of a list: `{response_code, data: [...], pagination}`. */
+export function listResponse<T extends TSchema>(item: T) {
+  return {
+    200: Type.Object({ response_code: Type.Integer(), data: Type.Array(item), pagination: Pagination }),
+    ...errors,
+  };
+}

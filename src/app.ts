@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config';
+import { contextPlugin } from './context/context.plugin';
+import { registerLimits } from './context/rate-limits';
+import { isDatabaseReady } from './db/orm';
+import { answerFor } from './errors/error-response';
+import { graphqlPlugin } from './graphql/graphql.plugin';
+import { createValidatorCompiler } from './shared/validator-compiler';
+import type { Secrets } from './secrets';
+import { createServices, type Services } from './services';
+import { restShim } from '../rest-shim';
+import { apiDocsPlugin } from '../rest-shim/api-docs';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** What the application needs from its runtime. */
+export interface AppDependencies {
+  config: Config;
+  orm: MikroORM;
+  secrets: Secrets;
+  /** Shared rate-limit store; in-process counters when absent. */
+  redis?: Redis;
+  /** Prefix of rate-limit keys, so test apps sharing one Redis do not share budgets. */
+  rateLimitNamespace?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the Fastify instance with the REST shim, GraphQL, docs and probes. Does not listen. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.logLevel },
+    trustProxy: deps.config.trustProxy as boolean | string | undefined,
+    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    ajv: { customOptions: { removeAdditional: true } },
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+  });
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.decorate('services', createServices(deps));
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const ready = await isDatabaseReady(deps.orm);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+  });
+
+  await app.register(apiDocsPlugin);
+  await app.register(async (api) => {
+    api.setErrorHandler((err, request, reply) => {
+      const answer = answerFor(err, request.log);
+      if (request.url.startsWith('/graphql')) {
+        return reply.code(answer.status).send({ errors: [{ message: answer.message, extensions: { code: answer.code } }] });
+      }
+      return reply.code(answer.status).send({ response_code: answer.status, message: answer.message });
+    });
+    await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions });
+    const limits = await registerLimits(api, { redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });
+    await api.register(restShim, { prefix: '/api/v1', limits });
+    await api.register(graphqlPlugin, { services: app.services, limits });
+  });
+  return app;
+}

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Values accepted for `CHALLENGE_PROVIDER`. */
+export const CHALLENGE_PROVIDERS = ['altcha', 'turnstile', 'off'] as const;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalText.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  ),
+  DATA_DIR: z.string().trim().min(1).default('.data'),
+  REDIS_URL: optionalText.pipe(
+    z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  ),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  TRUST_PROXY: optionalText,
+  CHALLENGE_PROVIDER: z.enum(CHALLENGE_PROVIDERS).default('altcha'),
+  TURNSTILE_SECRET: optionalText,
+  OUTBOX_DIR: optionalText,
+  MAIL_TRANSPORT: z.enum(['file', 'smtp']).default('file'),
+  SMTP_URL: optionalText,
+  SMS_TRANSPORT: z.string().trim().min(1).default('file'),
+  WEBHOOK_ALLOWED_PRIVATE_HOSTS: optionalText,
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  WEBHOOK_RETRY_BASE_MS: positiveInt.default(30_000),
+  WEBHOOK_RETRY_CAP_MS: positiveInt.default(21_600_000),
+  WEBHOOK_MAX_ATTEMPTS: positiveInt.default(12),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+  RATE_LIMIT_PER_HOUR: positiveInt.default(2000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Validated service configuration: the only view of `process.env` the code has. */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** Explicit signing key; when absent the runtime generates one and keeps it in `dataDir`. */
+  jwtSecret?: string;
+  trustProxy?: boolean | number | string;
+  challengeProvider: (typeof CHALLENGE_PROVIDERS)[number];
+  turnstileSecret?: string;
+  outboxDir: string;
+  mailTransport: 'file' | 'smtp';
+  smtpUrl?: string;
+  smsTransport: string;
+  webhook: {
+    allowedPrivateHosts: string[];
+    timeoutMs: number;
+    retryBaseMs: number;
+    retryCapMs: number;
+    maxAttempts: number;
+  };
+  rateLimit: { perMinute: number; perHour: number };
+  logLevel: string;
+}
+
+/** Thrown when an environment variable has a value the service cannot run with. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid environment variable ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid environment variable JWT_SECRET: required when NODE_ENV=production');
+  }
+  if (e.NODE_ENV === 'production' && e.CHALLENGE_PROVIDER === 'off') {
+    throw new ConfigError('Invalid environment variable CHALLENGE_PROVIDER: "off" is refused when NODE_ENV=production');
+  }
+  if (e.CHALLENGE_PROVIDER === 'turnstile' && !e.TURNSTILE_SECRET) {
+    throw new ConfigError('Invalid environment variable TURNSTILE_SECRET: required when CHALLENGE_PROVIDER=turnstile');
+  }
+  if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
+    throw new ConfigError('Invalid environment variable SMTP_URL: required when MAIL_TRANSPORT=smtp');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    jwtSecret: e.JWT_SECRET,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    challengeProvider: e.CHALLENGE_PROVIDER,
+    turnstileSecret: e.TURNSTILE_SECRET,
+    outboxDir: path.resolve(e.OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+    mailTransport: e.MAIL_TRANSPORT,
+    smtpUrl: e.SMTP_URL,
+    smsTransport: e.SMS_TRANSPORT,
+    webhook: {
+      allowedPrivateHosts: (e.WEBHOOK_ALLOWED_PRIVATE_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryCapMs: e.WEBHOOK_RETRY_CAP_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+    },
+    rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, perHour: e.RATE_LIMIT_PER_HOUR },
+    logLevel: e.LOG_LEVEL,
+  };
+}

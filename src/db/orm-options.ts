@@ -1,0 +1,26 @@
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** MikroORM options for a database URL; shared by the service, the CLI config and the tests. */
+export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
+  return defineConfig({
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: MIGRATIONS,
+      path: 'src/db/migrations',
+      pathTs: 'src/db/migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      emit: 'ts',
+    },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    pool: { min: 0, max: 10 },
+    ...overrides,
+  });
+}

@@ -1,0 +1,87 @@
+import type { EntityClass } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { ValidationError } from '../../errors/app-error';
+import * as rules from '../../shared/rules';
+import { Role } from '../users/role.entity';
+import { ProductClass } from './product-class.entity';
+import { ProductionUnit } from './production-unit.entity';
+import { Route } from './route.entity';
+import { Town } from './town.entity';
+
+/** Fields a master record may be created or changed with; each kind uses the ones it has. */
+export interface MasterInput {
+  name?: string;
+  status?: number;
+  /** Product classes: the unit quantities are counted in. */
+  unit?: string;
+  /** Roles: a description. */
+  description?: string;
+  /** Routes: the town the route lies in. */
+  townId?: number;
+}
+
+/** The master records users, products and orders refer to. */
+export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit;
+
+/** How one kind of master record is stored and checked. */
+export interface MasterKind<E extends MasterEntity = MasterEntity> {
+  entity: EntityClass<E>;
+  /** Singular, for messages. */
+  label: string;
+  /** Relations loaded with each record. */
+  populate: string[];
+  /** Kind-specific fields of a create (all given) or an update (only those given). */
+  extras(ctx: RequestContext, input: MasterInput, creating: boolean): Promise<Partial<E>>;
+  /** Extra columns that, with the name, must be unique in the workspace. */
+  uniqueWith(data: Partial<E>, current?: E): Record<string, unknown>;
+}
+
+const none = async () => ({});
+const noScope = () => ({});
+
+async function townOf(ctx: RequestContext, townId: number | undefined, creating: boolean): Promise<Partial<Route>> {
+  if (townId === undefined) {
+    if (creating) throw new ValidationError('townId', 'is required');
+    return {};
+  }
+  const town = await ctx.em.findOne(Town, { id: townId });
+  if (!town) throw new ValidationError('townId', 'does not name a town of this workspace');
+  return { town };
+}
+
+/** The five master kinds, by their REST path segment. */
+export const MASTER_KINDS = {
+  'product-classes': {
+    entity: ProductClass,
+    label: 'Product class',
+    populate: [],
+    extras: async (_ctx, input, creating) =>
+      input.unit !== undefined || creating ? { unit: rules.requiredText('unit', input.unit ?? 'piece', 20) } : {},
+    uniqueWith: noScope,
+  } satisfies MasterKind<ProductClass>,
+  roles: {
+    entity: Role,
+    label: 'Role',
+    populate: [],
+    extras: async (_ctx, input) =>
+      input.description !== undefined ? { description: rules.optionalText('description', input.description, 500) } : {},
+    uniqueWith: noScope,
+  } satisfies MasterKind<Role>,
+  towns: { entity: Town, label: 'Town', populate: [], extras: none, uniqueWith: noScope } satisfies MasterKind<Town>,
+  routes: {
+    entity: Route,
+    label: 'Route',
+    populate: ['town'],
+    extras: (ctx, input, creating) => townOf(ctx, input.townId, creating),
+    uniqueWith: (data, current) => ({ town: data.town ?? current?.town }),
+  } satisfies MasterKind<Route>,
+  'production-units': {
+    entity: ProductionUnit,
+    label: 'Production unit',
+    populate: [],
+    extras: none,
+    uniqueWith: noScope,
+  } satisfies MasterKind<ProductionUnit>,
+};
+
+export type MasterKindName = keyof typeof MASTER_KINDS;

@@ -1,0 +1,69 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { related } from '../../graphql/loaders';
+import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { Role } from '../users/role.entity';
+import type { MasterEntity, MasterKindName } from './master-kinds';
+import { MasterListArgs, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { ProductClass } from './product-class.entity';
+import { ProductionUnit } from './production-unit.entity';
+import { Route } from './route.entity';
+import { Town } from './town.entity';
+
+/**
+ * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,
+ * all over MasterService.
+ */
+function masterResolver<E extends MasterEntity, I extends object>(
+  kind: MasterKindName,
+  entity: ClassType<E>,
+  input: ClassType<I>,
+  singular: string,
+  plural: string,
+) {
+  const EntityPage = PageOf(entity, singular);
+
+  @Authorized()
+  @Resolver()
+  class MasterResolver {
+    @Query(() => EntityPage, { name: plural, description: `${singular} records, by name.` })
+    async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<E>> {
+      const { page, limit, ...filter } = args;
+      return toPage((await services.masters.list(ctx, kind, filter, { page, limit })) as never);
+    }
+
+    @Mutation(() => entity, { name: `create${singular}`, description: 'Admins only.' })
+    create(@Arg('input', () => input) data: I, @Ctx() { ctx, services }: GraphqlContext): Promise<E> {
+      return services.masters.create(ctx, kind, data) as Promise<E>;
+    }
+
+    @Mutation(() => entity, { name: `update${singular}`, description: 'Admins only; omitted fields stay as they are.' })
+    update(
+      @Arg('id', () => Int) id: number,
+      @Arg('input', () => input) data: I,
+      @Ctx() { ctx, services }: GraphqlContext,
+    ): Promise<E> {
+      return services.masters.update(ctx, kind, id, data) as Promise<E>;
+    }
+  }
+  Object.defineProperty(MasterResolver, 'name', { value: `${singular}MasterResolver` });
+  return MasterResolver;
+}
+
+@Resolver(() => Route)
+export class RouteFieldsResolver {
+  @FieldResolver(() => Town)
+  town(@Root() route: Route, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+    return related(route.town, loaders.town);
+  }
+}
+
+/** The GraphQL resolvers of the five master kinds. */
+export const MASTER_RESOLVERS = [
+  masterResolver('product-classes', ProductClass, ProductClassInput, 'ProductClass', 'productClasses'),
+  masterResolver('roles', Role, RoleInput, 'Role', 'roles'),
+  masterResolver('towns', Town, TownInput, 'Town', 'towns'),
+  masterResolver('routes', Route, RouteInput, 'Route', 'routes'),
+  masterResolver('production-units', ProductionUnit, ProductionUnitInput, 'ProductionUnit', 'productionUnits'),
+  RouteFieldsResolver,
+];

@@ -1,0 +1,87 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { ConflictError, NotFoundError } from '../../errors/app-error';
+import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import * as rules from '../../shared/rules';
+import { searchCondition } from '../../shared/search';
+import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
+
+/** Filters of a master list. */
+export interface MasterFilter {
+  search?: string;
+  status?: number;
+}
+
+/** Lists, creates and changes the master records (product classes, roles, towns, routes, production units). */
+export class MasterService {
+  /** Any caller of the workspace may read masters; ordered by name. */
+  async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterEntity>> {
+    const kind = this.kind(kindName);
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const where = {
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...searchCondition<object>(filter.search, [(p) => ({ name: { $ilike: p } })]),
+    } as FilterQuery<MasterEntity>;
+    const [items, total] = await ctx.em.findAndCount(kind.entity, where, {
+      populate: kind.populate as never[],
+      orderBy: { name: 'asc', id: 'asc' },
+      limit,
+      offset,
+    });
+    return { items, total, page, limit };
+  }
+
+  /** One record of the workspace, or 404. */
+  async get(ctx: RequestContext, kindName: MasterKindName, id: number): Promise<MasterEntity> {
+    const kind = this.kind(kindName);
+    const record = await ctx.em.findOne(kind.entity, { id } as FilterQuery<MasterEntity>, { populate: kind.populate as never[] });
+    if (!record) throw new NotFoundError(kind.label, id);
+    return record;
+  }
+
+  /** Admin only; a duplicate name is 409. */
+  async create(ctx: RequestContext, kindName: MasterKindName, input: MasterInput): Promise<MasterEntity> {
+    ctx.requireAdmin();
+    const kind = this.kind(kindName);
+    const data = {
+      name: rules.requiredText('name', input.name, 120),
+      status: input.status === undefined ? 1 : this.status(input.status),
+      ...(await kind.extras(ctx, input, true)),
+    } as Partial<MasterEntity>;
+    await this.assertNameFree(ctx, kind, data);
+    const record = ctx.em.create(kind.entity, { ...data, organizationId: ctx.organizationId } as never);
+    await ctx.em.flush();
+    return record;
+  }
+
+  /** Admin only; omitted fields stay as they are. */
+  async update(ctx: RequestContext, kindName: MasterKindName, id: number, input: MasterInput): Promise<MasterEntity> {
+    ctx.requireAdmin();
+    const kind = this.kind(kindName);
+    const record = await this.get(ctx, kindName, id);
+    const data = {
+      ...(input.name !== undefined ? { name: rules.requiredText('name', input.name, 120) } : {}),
+      ...(input.status !== undefined ? { status: this.status(input.status) } : {}),
+      ...(await kind.extras(ctx, input, false)),
+    } as Partial<MasterEntity>;
+    await this.assertNameFree(ctx, kind, { name: record.name, ...data }, record);
+    ctx.em.assign(record, data as never);
+    await ctx.em.flush();
+    return record;
+  }
+
+  private kind(name: MasterKindName): MasterKind {
+    return MASTER_KINDS[name] as unknown as MasterKind;
+  }
+
+  private status(value: number): number {
+    return rules.oneOf('status', value, [0, 1]);
+  }
+
+  private async assertNameFree(ctx: RequestContext, kind: MasterKind, data: Partial<MasterEntity>, current?: MasterEntity) {
+    const where = { name: data.name, ...kind.uniqueWith(data, current), ...(current ? { id: { $ne: current.id } } : {}) };
+    const clashes = await ctx.em.count(kind.entity, where as FilterQuery<MasterEntity>);
+    if (clashes > 0) throw new ConflictError(`${kind.label} "${data.name}" already exists`);
+  }
+}
+

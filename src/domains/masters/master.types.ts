@@ -1,0 +1,42 @@
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ActiveStatus } from '../../shared/active-status';
+import { PageArgs } from '../../graphql/pagination.types';
+
+@ArgsType()
+export class MasterListArgs extends PageArgs {
+  @Field({ nullable: true, description: 'Matches the name' })
+  search?: string;
+
+  @Field(() => ActiveStatus, { nullable: true })
+  status?: ActiveStatus;
+}
+
+@InputType({ description: 'A town; on update, omitted fields stay as they are.' })
+export class TownInput {
+  @Field({ nullable: true })
+  name?: string;
+
+  @Field(() => ActiveStatus, { nullable: true })
+  status?: ActiveStatus;
+}
+
+@InputType({ description: 'A production unit; on update, omitted fields stay as they are.' })
+export class ProductionUnitInput extends TownInput {}
+
+@InputType({ description: 'A route in a town; townId is required on create.' })
+export class RouteInput extends TownInput {
+  @Field(() => Int, { nullable: true })
+  townId?: number;
+}
+
+@InputType({ description: 'A product class and the unit its quantities are counted in.' })
+export class ProductClassInput extends TownInput {
+  @Field({ nullable: true, description: 'e.g. litre, kg, piece (default piece)' })
+  unit?: string;
+}
+
+@InputType({ description: 'A role of the workspace.' })
+export class RoleInput extends TownInput {
+  @Field({ nullable: true })
+  description?: string;
+}

@@ -1,0 +1,30 @@
+import { DecimalType, Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { TenantEntity } from '../../db/tenant.entity';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Order } from './order.entity';
+
+/** One line of an order, priced at the variant's selling price when the order was placed. */
+@ObjectType()
+@Entity({ tableName: 'order_item' })
+@Index({ properties: ['organizationId', 'order'] })
+@Index({ properties: ['organizationId', 'variant'] })
+export class OrderItem extends TenantEntity {
+  @ManyToOne(() => Order, { fieldName: 'order_id', deleteRule: 'cascade' })
+  order!: Order;
+
+  @ManyToOne(() => ProductVariant, { fieldName: 'product_variant_id' })
+  variant!: ProductVariant;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  quantity!: number;
+
+  @Field(() => Float)
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(12,2)' })
+  unitPrice!: number;
+
+  @Field(() => Float)
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)' })
+  amount!: number;
+}

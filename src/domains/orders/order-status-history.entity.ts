@@ -1,0 +1,33 @@
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantEntity } from '../../db/tenant.entity';
+import { User } from '../users/user.entity';
+import { Order, OrderStatus } from './order.entity';
+
+/** One move of an order's status: from, to, when, and by which user or API key. */
+@ObjectType()
+@Entity({ tableName: 'order_status_history' })
+@Index({ properties: ['organizationId', 'order', 'changedAt'] })
+export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' | 'changedByApiKeyId' | 'changedAt'> {
+  @ManyToOne(() => Order, { fieldName: 'order_id', deleteRule: 'cascade' })
+  order!: Order;
+
+  @Field(() => OrderStatus, { nullable: true, description: 'Null for the creation of the order.' })
+  @Property({ type: 'smallint', nullable: true })
+  fromStatus: OrderStatus | null = null;
+
+  @Field(() => OrderStatus)
+  @Property({ type: 'smallint' })
+  toStatus!: OrderStatus;
+
+  @Field()
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  changedAt: Date = new Date();
+
+  @ManyToOne(() => User, { nullable: true, fieldName: 'changed_by_user_id' })
+  changedBy: User | null = null;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ type: 'integer', nullable: true })
+  changedByApiKeyId: number | null = null;
+}

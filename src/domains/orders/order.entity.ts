@@ -1,0 +1,73 @@
+import { DecimalType, Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { TenantEntity } from '../../db/tenant.entity';
+import { ProductionUnit } from '../masters/production-unit.entity';
+import { Route } from '../masters/route.entity';
+import { Town } from '../masters/town.entity';
+import { User } from '../users/user.entity';
+
+/** order_status codes; an order moves one step at a time, 1 → 2 → 3 → 4. */
+export enum OrderStatus {
+  INITIATED = 1,
+  FORWARDED = 2,
+  APPROVED = 3,
+  DELIVERED = 4,
+}
+registerEnumType(OrderStatus, { name: 'OrderStatus' });
+
+/** A customer's order. Town and route are copied from the customer when the order is placed. */
+@ObjectType()
+@Entity({ tableName: 'sales_order' })
+@Unique({ properties: ['organizationId', 'orderCode'] })
+@Index({ properties: ['organizationId', 'createdAt'] })
+@Index({ properties: ['organizationId', 'status', 'createdAt'] })
+@Index({ properties: ['organizationId', 'orderDate'] })
+@Index({ properties: ['organizationId', 'customer', 'createdAt'] })
+export class Order extends TenantEntity<'status' | 'town' | 'route' | 'productionUnit' | 'deliveryDate' | 'modeOfPayment' | 'createdBy'> {
+  @Field()
+  @Property({ length: 32 })
+  orderCode!: string;
+
+  @Field(() => OrderStatus)
+  @Property({ type: 'smallint' })
+  status: OrderStatus = OrderStatus.INITIATED;
+
+  @Field({ description: 'YYYY-MM-DD' })
+  @Property({ type: 'date' })
+  orderDate!: string;
+
+  @ManyToOne(() => User, { fieldName: 'customer_id' })
+  customer!: User;
+
+  @ManyToOne(() => Town, { nullable: true, fieldName: 'town_id' })
+  town: Town | null = null;
+
+  @ManyToOne(() => Route, { nullable: true, fieldName: 'route_id' })
+  route: Route | null = null;
+
+  @ManyToOne(() => ProductionUnit, { nullable: true, fieldName: 'production_unit_id' })
+  productionUnit: ProductionUnit | null = null;
+
+  @Field(() => Float)
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)' })
+  totalAmount!: number;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  itemsCount!: number;
+
+  @Field(() => String, { nullable: true, description: 'Requested delivery date, YYYY-MM-DD.' })
+  @Property({ type: 'date', nullable: true })
+  deliveryDate: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 30, nullable: true })
+  modeOfPayment: string | null = null;
+
+  /** Keyed hash of the delivery OTP; the plain OTP is returned once, on creation. */
+  @Property({ length: 64, hidden: true })
+  deliveryOtpHash!: string;
+
+  @ManyToOne(() => User, { nullable: true, fieldName: 'created_by_user_id' })
+  createdBy: User | null = null;
+}

@@ -1,0 +1,83 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { related } from '../../graphql/loaders';
+import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { ProductionUnit } from '../masters/production-unit.entity';
+import { Route } from '../masters/route.entity';
+import { Town } from '../masters/town.entity';
+import { ProductVariant } from '../products/product-variant.entity';
+import { User } from '../users/user.entity';
+import { OrderItem } from './order-item.entity';
+import { OrderStatusHistory } from './order-status-history.entity';
+import { Order, OrderStatus } from './order.entity';
+import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
+
+const OrderPage = PageOf(Order, 'Order');
+
+@Authorized()
+@Resolver(() => Order)
+export class OrderResolver {
+  @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
+  async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Order>> {
+    const { page, limit, ...filter } = args;
+    return toPage(await services.orders.list(ctx, filter, { page, limit }));
+  }
+
+  @Query(() => Order)
+  async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
+    return (await services.orders.get(ctx, id)).order;
+  }
+
+  @Mutation(() => CreateOrderPayload)
+  async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
+    const { order, deliveryOtp } = await services.orders.create(ctx, input);
+    return { order, deliveryOtp };
+  }
+
+  @Mutation(() => Order, { description: 'Moves an order to its next status (staff only).' })
+  updateOrderStatus(
+    @Arg('id', () => Int) id: number,
+    @Arg('status', () => OrderStatus) status: OrderStatus,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Order> {
+    return services.orders.changeStatus(ctx, id, status);
+  }
+
+  @FieldResolver(() => User, { description: 'The customer who placed the order.' })
+  customer(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<User | null> {
+    return related(order.customer, loaders.user);
+  }
+
+  @FieldResolver(() => [OrderItem])
+  items(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<OrderItem[]> {
+    return loaders.orderItems.load(order.id);
+  }
+
+  @FieldResolver(() => Town, { nullable: true })
+  town(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+    return related(order.town, loaders.town);
+  }
+
+  @FieldResolver(() => Route, { nullable: true })
+  route(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+    return related(order.route, loaders.route);
+  }
+
+  @FieldResolver(() => ProductionUnit, { nullable: true })
+  productionUnit(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<ProductionUnit | null> {
+    return related(order.productionUnit, loaders.productionUnit);
+  }
+
+  @FieldResolver(() => [OrderStatusHistory], { description: 'Every status move, oldest first.' })
+  statusHistory(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<OrderStatusHistory[]> {
+    return loaders.statusHistory.load(order.id);
+  }
+}
+
+@Resolver(() => OrderItem)
+export class OrderItemResolver {
+  @FieldResolver(() => ProductVariant)
+  variant(@Root() item: OrderItem, @Ctx() { loaders }: GraphqlContext): Promise<ProductVariant | null> {
+    return related(item.variant, loaders.variant);
+  }
+}

@@ -1,0 +1,194 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { nextCounterValue } from '../../db/tenant-counter.entity';
+import { NotFoundError, ValidationError } from '../../errors/app-error';
+import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import * as rules from '../../shared/rules';
+import { searchCondition } from '../../shared/search';
+import { isCustomer, requireStaff } from '../auth/permissions';
+import { ProductionUnit } from '../masters/production-unit.entity';
+import { ProductVariant } from '../products/product-variant.entity';
+import { User, UserType } from '../users/user.entity';
+import { ActiveStatus } from '../../shared/active-status';
+import { OrderItem } from './order-item.entity';
+import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
+import { OrderStatusHistory } from './order-status-history.entity';
+import { assertTransition } from './order-status.rules';
+import { Order, OrderStatus } from './order.entity';
+
+/** Filters of the order list. */
+export interface OrderFilter {
+  status?: OrderStatus;
+  dateFrom?: string;
+  dateTo?: string;
+  userId?: number;
+  /** Matches the order code or the customer's name. */
+  search?: string;
+}
+
+/** Accepted values of mode_of_payment. */
+export const PAYMENT_MODES = ['cash', 'credit', 'upi', 'card', 'bank_transfer', 'cheque'] as const;
+
+/** A new order. */
+export interface CreateOrderInput {
+  userId: number;
+  items: OrderLineInput[];
+  orderDate?: string;
+  deliveryDate?: string | null;
+  productionUnitId?: number | null;
+  modeOfPayment?: string | null;
+}
+
+/** A placed order and the delivery OTP, which is shown only now. */
+export interface CreatedOrder {
+  order: Order;
+  deliveryOtp: string;
+}
+
+/** An order with everything the single-order view shows. */
+export interface OrderDetail {
+  order: Order;
+  items: OrderItem[];
+  history: OrderStatusHistory[];
+}
+
+const LIST_POPULATE = ['customer', 'town', 'route', 'productionUnit'] as const;
+
+/** Orders of the caller's workspace and their status flow. */
+export class OrderService {
+  constructor(private readonly hashKey: Buffer) {}
+
+  /** Newest first. Customers see only their own orders. */
+  async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<Order>> {
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const where = this.listWhere(ctx, filter);
+    const [items, total] = await ctx.em.findAndCount(Order, where, {
+      populate: [...LIST_POPULATE],
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit,
+      offset,
+    });
+    return { items, total, page, limit };
+  }
+
+  /** One order with its lines, customer, delivery details and status history; 404 when not visible. */
+  async get(ctx: RequestContext, id: number): Promise<OrderDetail> {
+    const order = await ctx.em.findOne(Order, { id, ...this.visibility(ctx) }, { populate: [...LIST_POPULATE, 'customer.town', 'customer.route'] });
+    if (!order) throw new NotFoundError('Order', id);
+    const [items, history] = await Promise.all([
+      ctx.em.find(OrderItem, { order: id }, { populate: ['variant.product'], orderBy: { id: 'asc' } }),
+      ctx.em.find(OrderStatusHistory, { order: id }, { orderBy: { changedAt: 'asc', id: 'asc' } }),
+    ]);
+    return { order, items, history };
+  }
+
+  /**
+   * Places an order for a distributor or retailer of the workspace, priced at the variants'
+   * selling prices. The order, its lines, its code and its first history entry commit together.
+   */
+  async create(ctx: RequestContext, input: CreateOrderInput): Promise<CreatedOrder> {
+    validateLines(input.items);
+    const orderDate = input.orderDate === undefined ? rules.todayUtc() : rules.calendarDate('orderDate', input.orderDate);
+    const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
+    if (deliveryDate && deliveryDate < orderDate) throw new ValidationError('deliveryDate', 'must not be before orderDate');
+    const modeOfPayment = input.modeOfPayment ? rules.oneOf('modeOfPayment', input.modeOfPayment, PAYMENT_MODES) : null;
+    if (isCustomer(ctx) && input.userId !== ctx.userId) {
+      throw new ValidationError('userId', 'must be your own user id: customers place orders for themselves');
+    }
+
+    const customer = await ctx.em.findOne(User, {
+      id: input.userId,
+      userType: { $in: [UserType.DISTRIBUTOR, UserType.RETAILER] },
+      status: ActiveStatus.ACTIVE,
+    });
+    if (!customer) throw new ValidationError('userId', 'must be an active distributor or retailer of this workspace');
+    const productionUnit = await this.productionUnit(ctx, input.productionUnitId ?? null);
+    const variants = await ctx.em.find(
+      ProductVariant,
+      { id: { $in: input.items.map((l) => l.productVariantId) } },
+      { populate: ['product'] },
+    );
+    const priced = priceLines(input.items, new Map(variants.map((v) => [v.id, v])));
+    const deliveryOtp = String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+    const order = await ctx.em.transactional(async (tx) => {
+      const organizationId = ctx.organizationId;
+      const sequence = await nextCounterValue(tx, organizationId, 'order');
+      const created = tx.create(Order, {
+        organizationId,
+        orderCode: `ORD-${orderDate.slice(0, 4)}-${String(sequence).padStart(6, '0')}`,
+        orderDate,
+        customer,
+        town: customer.town,
+        route: customer.route,
+        productionUnit,
+        totalAmount: priced.total,
+        itemsCount: priced.lines.length,
+        deliveryDate,
+        modeOfPayment,
+        deliveryOtpHash: this.otpHash(deliveryOtp),
+        createdBy: ctx.userId,
+      });
+      for (const line of priced.lines) tx.create(OrderItem, { organizationId, order: created, ...line });
+      tx.create(OrderStatusHistory, this.historyEntry(ctx, created, null, OrderStatus.INITIATED));
+      return created;
+    });
+    return { order, deliveryOtp };
+  }
+
+  /** Staff only. Moves the order one step along the flow and records who did it. */
+  async changeStatus(ctx: RequestContext, id: number, to: number): Promise<Order> {
+    requireStaff(ctx);
+    return ctx.em.transactional(async (tx) => {
+      const order = await tx.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!order) throw new NotFoundError('Order', id);
+      const from = order.status;
+      order.status = assertTransition(order.orderCode, from, to);
+      tx.create(OrderStatusHistory, this.historyEntry(ctx, order, from, order.status));
+      return order;
+    });
+  }
+
+  private listWhere(ctx: RequestContext, filter: OrderFilter): FilterQuery<Order> {
+    const dateFrom = filter.dateFrom === undefined ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
+    const dateTo = filter.dateTo === undefined ? undefined : rules.calendarDate('dateTo', filter.dateTo);
+    if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
+    if (filter.status !== undefined) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
+    const orderDate = { ...(dateFrom ? { $gte: dateFrom } : {}), ...(dateTo ? { $lte: dateTo } : {}) };
+    return {
+      ...this.visibility(ctx),
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(dateFrom || dateTo ? { orderDate } : {}),
+      ...(filter.userId !== undefined ? { customer: filter.userId } : {}),
+      ...searchCondition<FilterQuery<Order>>(filter.search, [
+        (p) => ({ orderCode: { $ilike: p } }),
+        (p) => ({ customer: { firstName: { $ilike: p } } }),
+        (p) => ({ customer: { lastName: { $ilike: p } } }),
+        (p) => ({ customer: { storeName: { $ilike: p } } }),
+      ]),
+    } as FilterQuery<Order>;
+  }
+
+  /** Customers see their own orders only; staff see all of the workspace. */
+  private visibility(ctx: RequestContext): { customer?: number } {
+    return isCustomer(ctx) ? { customer: ctx.userId! } : {};
+  }
+
+  private async productionUnit(ctx: RequestContext, id: number | null): Promise<ProductionUnit | null> {
+    if (id === null) return null;
+    const unit = await ctx.em.findOne(ProductionUnit, { id, status: 1 });
+    if (!unit) throw new ValidationError('productionUnitId', 'does not name an active production unit of this workspace');
+    return unit;
+  }
+
+  private historyEntry(ctx: RequestContext, order: Order, from: OrderStatus | null, to: OrderStatus) {
+    return { organizationId: ctx.organizationId, order, fromStatus: from, toStatus: to, changedBy: ctx.userId };
+  }
+
+  /** Keyed hash of a delivery OTP: a leaked table does not reveal codes without the key. */
+  otpHash(otp: string): string {
+    return createHmac('sha256', this.hashKey).update(otp).digest('hex');
+  }
+}
+

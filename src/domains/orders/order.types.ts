@@ -1,0 +1,60 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs } from '../../graphql/pagination.types';
+import { Order, OrderStatus } from './order.entity';
+
+@ArgsType()
+export class OrderListArgs extends PageArgs {
+  @Field(() => OrderStatus, { nullable: true })
+  status?: OrderStatus;
+
+  @Field({ nullable: true, description: 'Earliest order date, YYYY-MM-DD' })
+  dateFrom?: string;
+
+  @Field({ nullable: true, description: 'Latest order date, YYYY-MM-DD' })
+  dateTo?: string;
+
+  @Field(() => Int, { nullable: true, description: 'The customer' })
+  userId?: number;
+
+  @Field({ nullable: true, description: 'Matches the order code or the customer name' })
+  search?: string;
+}
+
+@InputType()
+export class OrderLineInput {
+  @Field(() => Int)
+  productVariantId!: number;
+
+  @Field(() => Int)
+  quantity!: number;
+}
+
+@InputType({ description: 'A new order for a distributor or retailer.' })
+export class CreateOrderInput {
+  @Field(() => Int, { description: 'The customer: a distributor or retailer' })
+  userId!: number;
+
+  @Field(() => [OrderLineInput])
+  items!: OrderLineInput[];
+
+  @Field({ nullable: true, description: 'YYYY-MM-DD, default today (UTC)' })
+  orderDate?: string;
+
+  @Field(() => String, { nullable: true, description: 'Requested delivery date, YYYY-MM-DD' })
+  deliveryDate?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  productionUnitId?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'cash, credit, upi, card, bank_transfer or cheque' })
+  modeOfPayment?: string | null;
+}
+
+@ObjectType({ description: 'A placed order and its delivery OTP, shown only here.' })
+export class CreateOrderPayload {
+  @Field(() => Order)
+  order!: Order;
+
+  @Field({ description: 'Six digits; stored only as a keyed hash' })
+  deliveryOtp!: string;
+}

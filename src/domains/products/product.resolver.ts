@@ -1,0 +1,50 @@
+import { wrap } from '@mikro-orm/core';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { related } from '../../graphql/loaders';
+import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { ProductClass } from '../masters/product-class.entity';
+import { ProductVariant } from './product-variant.entity';
+import { Product } from './product.entity';
+import { CreateProductInput, ProductListArgs } from './product.types';
+
+const ProductPage = PageOf(Product, 'Product');
+
+@Authorized()
+@Resolver(() => Product)
+export class ProductResolver {
+  @Query(() => ProductPage, { description: 'The catalogue, newest first.' })
+  async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Product>> {
+    const { page, limit, ...filter } = args;
+    return toPage(await services.products.list(ctx, filter, { page, limit }));
+  }
+
+  @Query(() => Product)
+  product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
+    return services.products.get(ctx, id);
+  }
+
+  @Mutation(() => Product, { description: 'Admins only.' })
+  createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
+    return services.products.create(ctx, input);
+  }
+
+  @FieldResolver(() => ProductClass)
+  productClass(@Root() product: Product, @Ctx() { loaders }: GraphqlContext): Promise<ProductClass | null> {
+    return related(product.productClass, loaders.productClass);
+  }
+
+  @FieldResolver(() => [ProductVariant])
+  async variants(@Root() product: Product, @Ctx() { loaders }: GraphqlContext): Promise<ProductVariant[]> {
+    if (wrap(product).isInitialized() && product.variants.isInitialized()) return product.variants.getItems();
+    return loaders.productVariants.load(product.id);
+  }
+}
+
+@Resolver(() => ProductVariant)
+export class ProductVariantResolver {
+  @FieldResolver(() => Product)
+  product(@Root() variant: ProductVariant, @Ctx() { loaders }: GraphqlContext): Promise<Product | null> {
+    return related(variant.product, loaders.product);
+  }
+}

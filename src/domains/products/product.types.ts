@@ -1,0 +1,60 @@
+import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
+import { ActiveStatus } from '../../shared/active-status';
+import { PageArgs } from '../../graphql/pagination.types';
+
+@ArgsType()
+export class ProductListArgs extends PageArgs {
+  @Field({ nullable: true, description: 'Matches the product name' })
+  search?: string;
+
+  @Field(() => ActiveStatus, { nullable: true })
+  status?: ActiveStatus;
+}
+
+@InputType()
+export class VariantInput {
+  @Field()
+  variantName!: string;
+
+  @Field({ description: 'Unique in the workspace' })
+  itemSkuCode!: string;
+
+  @Field(() => Float)
+  mrp!: number;
+
+  @Field(() => Float, { description: 'Selling price, at most mrp' })
+  sp!: number;
+
+  @Field({ nullable: true })
+  variantSize?: string;
+
+  @Field(() => Int, { nullable: true })
+  variantQuantity?: number;
+
+  @Field(() => Int, { nullable: true })
+  containerQuantity?: number;
+}
+
+@InputType({ description: 'A new product with its variants (admins only).' })
+export class CreateProductInput {
+  @Field()
+  productName!: string;
+
+  @Field(() => Int)
+  productClassId!: number;
+
+  @Field({ nullable: true, description: 'HSN code, 4 to 8 digits' })
+  productHsn?: string;
+
+  @Field({ nullable: true, description: '#RRGGBB' })
+  productColorCode?: string;
+
+  @Field({ nullable: true })
+  productDescription?: string;
+
+  @Field(() => String, { nullable: true })
+  productImage?: string | null;
+
+  @Field(() => [VariantInput], { nullable: true })
+  variants?: VariantInput[];
+}

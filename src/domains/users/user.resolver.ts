@@ -1,0 +1,46 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { related } from '../../graphql/loaders';
+import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { Route } from '../masters/route.entity';
+import { Town } from '../masters/town.entity';
+import { Role } from './role.entity';
+import { User } from './user.entity';
+import { CreateUserInput, UserListArgs } from './user.types';
+
+const UserPage = PageOf(User, 'User');
+
+@Authorized()
+@Resolver(() => User)
+export class UserResolver {
+  @Query(() => UserPage, { description: 'Users of the workspace, newest first (staff only).' })
+  async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<User>> {
+    const { page, limit, ...filter } = args;
+    return toPage(await services.users.list(ctx, filter, { page, limit }));
+  }
+
+  @Query(() => User)
+  async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
+    return services.users.get(ctx, id);
+  }
+
+  @Mutation(() => User, { description: 'Admins only.' })
+  createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
+    return services.users.create(ctx, input);
+  }
+
+  @FieldResolver(() => Role)
+  async role(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Role | null> {
+    return related(user.role, loaders.role);
+  }
+
+  @FieldResolver(() => Town, { nullable: true })
+  town(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+    return related(user.town, loaders.town);
+  }
+
+  @FieldResolver(() => Route, { nullable: true })
+  route(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+    return related(user.route, loaders.route);
+  }
+}

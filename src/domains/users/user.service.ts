@@ -1,0 +1,140 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { NotFoundError, ValidationError } from '../../errors/app-error';
+import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { hashPassword } from '../../shared/passwords';
+import * as rules from '../../shared/rules';
+import { searchCondition } from '../../shared/search';
+import { requireStaff } from '../auth/permissions';
+import { Route } from '../masters/route.entity';
+import { Town } from '../masters/town.entity';
+import { Organization } from '../workspace/organization.entity';
+import { Role } from './role.entity';
+import { assertContactsUnused } from './user-uniqueness';
+import { User, UserType } from './user.entity';
+import { ActiveStatus } from '../../shared/active-status';
+
+/** Filters of the user list. */
+export interface UserFilter {
+  userType?: UserType;
+  status?: ActiveStatus;
+  /** Matches first name, last name, e-mail or phone. */
+  search?: string;
+}
+
+/** A new user, created by an admin. */
+export interface CreateUserInput {
+  firstName: string;
+  lastName: string;
+  officialEmail?: string | null;
+  primaryContactNumber: string;
+  password: string;
+  roleId: number;
+  userType: UserType;
+  storeName?: string | null;
+  townId?: number | null;
+  routeId?: number | null;
+}
+
+const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, UserType.RETAILER];
+const CUSTOMER_TYPES = [UserType.DISTRIBUTOR, UserType.RETAILER];
+
+/** Users of the caller's workspace. */
+export class UserService {
+  /** Staff only; newest first. */
+  async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<User>> {
+    requireStaff(ctx);
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const where: FilterQuery<User> = {
+      ...(filter.userType !== undefined ? { userType: filter.userType } : {}),
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...searchCondition<FilterQuery<User>>(filter.search, [
+        (p) => ({ firstName: { $ilike: p } }),
+        (p) => ({ lastName: { $ilike: p } }),
+        (p) => ({ officialEmail: { $ilike: p } }),
+        (p) => ({ primaryContactNumber: { $ilike: p } }),
+      ]),
+    };
+    const [items, total] = await ctx.em.findAndCount(User, where, {
+      populate: ['role', 'town', 'route'],
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit,
+      offset,
+    });
+    return { items, total, page, limit };
+  }
+
+  /** Staff may read anyone of the workspace; a customer only themself. */
+  async get(ctx: RequestContext, id: number): Promise<User> {
+    if (ctx.userId !== id) requireStaff(ctx);
+    const user = await ctx.em.findOne(User, { id }, { populate: ['role', 'town', 'route'] });
+    if (!user) throw new NotFoundError('User', id);
+    return user;
+  }
+
+  /** A user with the organization they belong to. */
+  async profile(ctx: RequestContext, id: number): Promise<{ user: User; organization: Organization }> {
+    const user = await this.get(ctx, id);
+    const organization = await ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
+    return { user, organization };
+  }
+
+  /** The signed-in user's own profile. */
+  async me(ctx: RequestContext): Promise<{ user: User; organization: Organization }> {
+    return this.profile(ctx, ctx.requireSession().userId);
+  }
+
+  /** Admin only. Validates everything before writing; duplicate e-mail or phone is 409. */
+  async create(ctx: RequestContext, input: CreateUserInput): Promise<User> {
+    ctx.requireAdmin();
+    const userType = rules.oneOf('userType', input.userType, USER_TYPES);
+    const data = {
+      firstName: rules.requiredText('firstName', input.firstName, 100),
+      lastName: rules.requiredText('lastName', input.lastName, 100),
+      officialEmail: input.officialEmail ? rules.email('officialEmail', input.officialEmail) : null,
+      primaryContactNumber: rules.phone('primaryContactNumber', input.primaryContactNumber),
+      password: rules.newPassword('password', input.password),
+      storeName: input.storeName ? rules.optionalText('storeName', input.storeName, 200) || null : null,
+    };
+    if (data.storeName && !CUSTOMER_TYPES.includes(userType)) {
+      throw new ValidationError('storeName', 'is only for distributors and retailers');
+    }
+    const role = await ctx.em.findOne(Role, { id: input.roleId, status: 1 });
+    if (!role) throw new ValidationError('roleId', 'does not name an active role of this workspace');
+    const { town, route } = await this.place(ctx, input.townId ?? null, input.routeId ?? null);
+    await this.assertSeatAvailable(ctx);
+    await assertContactsUnused(ctx.em, data.officialEmail, data.primaryContactNumber);
+
+    const user = ctx.em.create(User, {
+      organizationId: ctx.organizationId,
+      ...data,
+      passwordHash: await hashPassword(data.password),
+      role,
+      userType,
+      town,
+      route,
+    });
+    await ctx.em.flush();
+    return user;
+  }
+
+  /** The customer's town and route; a route must lie in the given town (or sets it). */
+  private async place(ctx: RequestContext, townId: number | null, routeId: number | null) {
+    const town = townId === null ? null : await ctx.em.findOne(Town, { id: townId });
+    if (townId !== null && !town) throw new ValidationError('townId', 'does not name a town of this workspace');
+    if (routeId === null) return { town, route: null };
+    const route = await ctx.em.findOne(Route, { id: routeId }, { populate: ['town'] });
+    if (!route) throw new ValidationError('routeId', 'does not name a route of this workspace');
+    if (town && route.town.id !== town.id) throw new ValidationError('routeId', 'is not a route of the given town');
+    return { town: town ?? route.town, route };
+  }
+
+  /** Refuses a new user once the workspace has max_users active users. */
+  private async assertSeatAvailable(ctx: RequestContext): Promise<void> {
+    const organization = await ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
+    const active = await ctx.em.count(User, { status: ActiveStatus.ACTIVE });
+    if (active >= organization.maxUsers) {
+      throw new ValidationError(null, `This workspace has reached its limit of ${organization.maxUsers} active users`);
+    }
+  }
+}

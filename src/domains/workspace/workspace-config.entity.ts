@@ -1,0 +1,65 @@
+import { Entity, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { TenantEntity } from '../../db/tenant.entity';
+
+/** Settings and branding of a workspace; exactly one per organization, created at signup. */
+@ObjectType()
+@Entity({ tableName: 'workspace_config' })
+@Unique({ properties: ['organizationId'] })
+export class WorkspaceConfig extends TenantEntity<
+  | 'logo'
+  | 'primaryColor'
+  | 'secondaryColor'
+  | 'orgFooterName'
+  | 'orgAddress'
+  | 'gstin'
+  | 'fssai'
+  | 'contactNumber'
+  | 'orderTiming'
+  | 'pageLimit'
+  | 'chatbotEnabled'
+> {
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 2048, nullable: true })
+  logo: string | null = null;
+
+  @Field()
+  @Property({ length: 7 })
+  primaryColor: string = '#1F4E79';
+
+  @Field()
+  @Property({ length: 7 })
+  secondaryColor: string = '#F2A900';
+
+  @Field()
+  @Property({ length: 200 })
+  orgFooterName: string = '';
+
+  @Field()
+  @Property({ length: 500 })
+  orgAddress: string = '';
+
+  @Field()
+  @Property({ length: 15 })
+  gstin: string = '';
+
+  @Field()
+  @Property({ length: 14 })
+  fssai: string = '';
+
+  @Field()
+  @Property({ length: 20 })
+  contactNumber: string = '';
+
+  @Field({ description: 'Order-taking window, HH:MM-HH:MM.' })
+  @Property({ length: 11 })
+  orderTiming: string = '00:00-23:59';
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  pageLimit: number = 20;
+
+  @Field()
+  @Property({ type: 'boolean' })
+  chatbotEnabled: boolean = false;
+}

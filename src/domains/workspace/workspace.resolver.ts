@@ -1,0 +1,27 @@
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { Organization } from './organization.entity';
+import { WorkspaceConfig } from './workspace-config.entity';
+import { WorkspaceConfigInput } from './workspace.types';
+
+@Authorized()
+@Resolver()
+export class WorkspaceResolver {
+  @Query(() => Organization, { description: 'The caller’s workspace.' })
+  workspace(@Ctx() { ctx, services }: GraphqlContext): Promise<Organization> {
+    return services.workspace.organization(ctx);
+  }
+
+  @Query(() => WorkspaceConfig, { description: 'Settings and branding of the caller’s workspace.' })
+  workspaceConfig(@Ctx() { ctx, services }: GraphqlContext): Promise<WorkspaceConfig> {
+    return services.workspace.config(ctx);
+  }
+
+  @Mutation(() => WorkspaceConfig, { description: 'Admins only.' })
+  updateWorkspaceConfig(
+    @Arg('input', () => WorkspaceConfigInput) input: WorkspaceConfigInput,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<WorkspaceConfig> {
+    return services.workspace.updateConfig(ctx, input);
+  }
+}

@@ -1,0 +1,76 @@
+import type { RequestContext } from '../../context/request-context';
+import { ValidationError } from '../../errors/app-error';
+import * as rules from '../../shared/rules';
+import { Organization } from './organization.entity';
+import { WorkspaceConfig } from './workspace-config.entity';
+
+/** Changes an admin may make to the workspace configuration; omitted fields stay as they are. */
+export interface WorkspaceConfigInput {
+  logo?: string | null;
+  primaryColor?: string;
+  secondaryColor?: string;
+  orgFooterName?: string;
+  orgAddress?: string;
+  contactNumber?: string;
+  gstin?: string;
+  fssai?: string;
+  orderTiming?: string;
+  pageLimit?: number;
+  chatbotEnabled?: boolean;
+}
+
+const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
+const FSSAI = /^[0-9]{14}$/;
+
+/** The caller's workspace and its configuration. */
+export class WorkspaceService {
+  /** The caller's organization record. */
+  async organization(ctx: RequestContext): Promise<Organization> {
+    return ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
+  }
+
+  /** The configuration of the caller's workspace (created with the workspace). */
+  async config(ctx: RequestContext): Promise<WorkspaceConfig> {
+    return ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
+  }
+
+  /** The configuration together with the workspace it belongs to. */
+  async overview(ctx: RequestContext): Promise<{ config: WorkspaceConfig; organization: Organization }> {
+    const [config, organization] = await Promise.all([this.config(ctx), this.organization(ctx)]);
+    return { config, organization };
+  }
+
+  /** Admin only. Validates every given field first, so a bad one changes nothing. */
+  async updateConfig(ctx: RequestContext, input: WorkspaceConfigInput): Promise<WorkspaceConfig> {
+    ctx.requireAdmin();
+    const changes: Partial<WorkspaceConfig> = {};
+    if (input.logo !== undefined) changes.logo = input.logo === null || input.logo.trim() === '' ? null : rules.httpUrl('logo', input.logo);
+    if (input.primaryColor !== undefined) changes.primaryColor = rules.hexColour('primaryColor', input.primaryColor);
+    if (input.secondaryColor !== undefined) changes.secondaryColor = rules.hexColour('secondaryColor', input.secondaryColor);
+    if (input.orgFooterName !== undefined) changes.orgFooterName = rules.optionalText('orgFooterName', input.orgFooterName, 200);
+    if (input.orgAddress !== undefined) changes.orgAddress = rules.optionalText('orgAddress', input.orgAddress, 500);
+    if (input.contactNumber !== undefined) {
+      changes.contactNumber = input.contactNumber.trim() === '' ? '' : rules.phone('contactNumber', input.contactNumber);
+    }
+    if (input.gstin !== undefined) changes.gstin = this.code('gstin', input.gstin, GSTIN, 'a 15-character GSTIN');
+    if (input.fssai !== undefined) changes.fssai = this.code('fssai', input.fssai, FSSAI, 'a 14-digit FSSAI licence number');
+    if (input.orderTiming !== undefined) changes.orderTiming = rules.timeWindow('orderTiming', input.orderTiming);
+    if (input.pageLimit !== undefined) changes.pageLimit = this.pageLimit(input.pageLimit);
+    if (input.chatbotEnabled !== undefined) changes.chatbotEnabled = input.chatbotEnabled;
+    const config = await this.config(ctx);
+    ctx.em.assign(config, changes);
+    await ctx.em.flush();
+    return config;
+  }
+
+  private code(field: string, value: string, pattern: RegExp, what: string): string {
+    const text = value.trim().toUpperCase();
+    if (text !== '' && !pattern.test(text)) throw new ValidationError(field, `must be ${what}`);
+    return text;
+  }
+
+  private pageLimit(value: number): number {
+    if (!Number.isInteger(value) || value < 1 || value > 100) throw new ValidationError('pageLimit', 'must be an integer from 1 to 100');
+    return value;
+  }
+}

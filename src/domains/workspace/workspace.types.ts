@@ -1,0 +1,72 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { User } from '../users/user.entity';
+import { Organization } from './organization.entity';
+
+@InputType({ description: 'Changes to the workspace configuration; omitted fields stay as they are.' })
+export class WorkspaceConfigInput {
+  @Field(() => String, { nullable: true, description: 'http(s) URL of the logo; empty removes it' })
+  logo?: string | null;
+
+  @Field({ nullable: true, description: '#RRGGBB' })
+  primaryColor?: string;
+
+  @Field({ nullable: true, description: '#RRGGBB' })
+  secondaryColor?: string;
+
+  @Field({ nullable: true })
+  orgFooterName?: string;
+
+  @Field({ nullable: true })
+  orgAddress?: string;
+
+  @Field({ nullable: true })
+  contactNumber?: string;
+
+  @Field({ nullable: true })
+  gstin?: string;
+
+  @Field({ nullable: true })
+  fssai?: string;
+
+  @Field({ nullable: true, description: 'HH:MM-HH:MM' })
+  orderTiming?: string;
+
+  @Field(() => Int, { nullable: true })
+  pageLimit?: number;
+
+  @Field({ nullable: true })
+  chatbotEnabled?: boolean;
+}
+
+@InputType({ description: 'Self-service signup: a new workspace and its first admin.' })
+export class SignupInput {
+  @Field()
+  firstName!: string;
+
+  @Field()
+  lastName!: string;
+
+  @Field()
+  officialEmail!: string;
+
+  @Field()
+  primaryContactNumber!: string;
+
+  @Field({ description: 'At least 8 characters' })
+  password!: string;
+
+  @Field()
+  organizationName!: string;
+}
+
+@ObjectType({ description: 'A new workspace with its first admin, signed in.' })
+export class SignupPayload {
+  @Field({ description: 'Session token: send as Authorization: Bearer <token>' })
+  token!: string;
+
+  @Field(() => User)
+  user!: User;
+
+  @Field(() => Organization)
+  workspace!: Organization;
+}

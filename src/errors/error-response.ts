@@ -1,0 +1,61 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, ValidationError } from './app-error';
+import { describeViolation, type SchemaViolation } from './validation-message';
+
+/** What the client is told about a failure. */
+export interface ErrorAnswer {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** camelCase field paths of services become the snake_case names of the REST interface. */
+export function snakeCaseField(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  validation?: SchemaViolation[];
+  validationContext?: string;
+  message?: string;
+}
+
+/**
+ * Turns any thrown value into a status and a message that leaks nothing: AppErrors speak for
+ * themselves, Fastify's own client errors keep their 4xx, everything else is logged and becomes 500.
+ * `fieldStyle` spells field names the way the caller's interface does.
+ */
+export function answerFor(
+  err: unknown,
+  log: FastifyBaseLogger,
+  fieldStyle: (field: string) => string = snakeCaseField,
+): ErrorAnswer {
+  if (err instanceof ValidationError && err.field) {
+    return { status: 400, code: err.graphqlCode, message: `${fieldStyle(err.field)} ${err.problem}` };
+  }
+  if (err instanceof AppError) {
+    return { status: err.status, code: err.graphqlCode, message: err.message };
+  }
+  if (err instanceof UniqueConstraintViolationException) {
+    // A race the service's own duplicate check could not see; never leak the constraint name.
+    return { status: 409, code: 'CONFLICT', message: 'A record with the same unique value already exists' };
+  }
+  const e = (err ?? {}) as FastifyLikeError;
+  if (Array.isArray(e.validation) && e.validation.length > 0) {
+    return { status: 400, code: 'BAD_USER_INPUT', message: describeViolation(e.validation[0], e.validationContext) };
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, code: 'BAD_USER_INPUT', message: 'Request body is not valid JSON' };
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, code: 'BAD_USER_INPUT', message: 'Content-Type must be application/json' };
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, code: 'BAD_REQUEST', message: e.message ?? 'Bad request' };
+  }
+  log.error({ err }, 'unexpected error');
+  return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
+}

@@ -1,0 +1,36 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Limits } from '../context/rate-limits';
+import type { Services } from '../services';
+import { graphqlContext, type GraphqlContext } from './context';
+import { formatGraphqlError } from './format-error';
+import { complexityPlugin, depthRule } from './limits';
+import { graphqlSchema } from './schema';
+
+/** Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on. */
+export async function graphqlPlugin(app: FastifyInstance, opts: { services: Services; limits: Limits }): Promise<void> {
+  const schema = await graphqlSchema();
+  const apollo = new ApolloServer<GraphqlContext>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false,
+    validationRules: [depthRule],
+    formatError: formatGraphqlError(app.log),
+    plugins: [ApolloServerPluginLandingPageDisabled(), complexityPlugin(schema)],
+  });
+  await apollo.start();
+  // Stopping in onClose (not the drain plugin, which deadlocks app.close()).
+  app.addHook('onClose', async () => apollo.stop());
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: '/graphql',
+    config: { auth: 'public' },
+    schema: { hide: true },
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
+    }),
+  });
+}

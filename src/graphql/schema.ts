@@ -1,0 +1,40 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildSchema, type AuthChecker } from 'type-graphql';
+import { AuthResolver } from '../domains/auth/auth.resolver';
+import { MASTER_RESOLVERS } from '../domains/masters/master.resolver';
+import { OrderItemResolver, OrderResolver } from '../domains/orders/order.resolver';
+import { ProductResolver, ProductVariantResolver } from '../domains/products/product.resolver';
+import { UserResolver } from '../domains/users/user.resolver';
+import { WorkspaceResolver } from '../domains/workspace/workspace.resolver';
+import type { GraphqlContext } from './context';
+
+/** `@Authorized()` fields need a credential; finer rules (admin, staff) live in the services. */
+const authChecker: AuthChecker<GraphqlContext> = ({ context }) => {
+  context.ctx.requirePrincipal();
+  return true;
+};
+
+/** Every resolver of the gateway. */
+export const RESOLVERS = [
+  AuthResolver,
+  WorkspaceResolver,
+  UserResolver,
+  ProductResolver,
+  ProductVariantResolver,
+  ...MASTER_RESOLVERS,
+  OrderResolver,
+  OrderItemResolver,
+] as const;
+
+let cached: Promise<GraphQLSchema> | undefined;
+
+/** Builds the TypeGraphQL schema once per process (its metadata is global). */
+export function graphqlSchema(): Promise<GraphQLSchema> {
+  cached ??= buildSchema({
+    resolvers: RESOLVERS as unknown as [Function, ...Function[]],
+    authChecker,
+    validate: false,
+    emitSchemaFile: false,
+  });
+  return cached;
+}

@@ -1,0 +1,30 @@
+import { ValidationError } from '../errors/app-error';
+
+/** List page size: default and maximum of the interface. */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** A requested page of a list. */
+export interface PageRequest {
+  page?: number;
+  limit?: number;
+}
+
+/** One page of results with the total count of the whole list. */
+export interface Paginated<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** Validates a page request (a limit above 100 is refused, not capped) and returns offset/limit. */
+export function resolvePage(request: PageRequest = {}): { page: number; limit: number; offset: number } {
+  const page = request.page ?? 1;
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 1) throw new ValidationError('page', 'must be an integer >= 1');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new ValidationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return { page, limit, offset: (page - 1) * limit };
+}

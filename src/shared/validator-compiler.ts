@@ -1,0 +1,21 @@
+import Ajv, { type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const common: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false };
+
+function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
+  const ajv = new Ajv({ ...common, coerceTypes });
+  addFormats(ajv, ['date', 'date-time', 'email', 'uri', 'time']);
+  return ajv;
+}
+
+/**
+ * Query strings and path parameters arrive as text, so they are coerced to the schema's types;
+ * JSON bodies are not: `"quantity": "2"` is a 400, not silently a number.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const coercing = makeAjv('array');
+  const strict = makeAjv(false);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}
