@@ -38,7 +38,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy as boolean | string | undefined,
-    disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
     ajv: { customOptions: { removeAdditional: true } },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,

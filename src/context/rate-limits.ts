@@ -31,9 +31,10 @@ export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis
     const check = app.createRateLimit({ ...budget, keyGenerator: (request) => `${name}:${request.ip}` });
     return async (request, reply) => {
       const result = await check(request);
-      reply.header('x-ratelimit-limit', budget.max);
-      if (result.isAllowed) return;
-      reply.header('x-ratelimit-remaining', 0);
+      if (result.isAllowed) return; // an allow-listed key
+      reply.header('x-ratelimit-limit', result.max);
+      reply.header('x-ratelimit-remaining', result.remaining);
+      if (!result.isExceeded) return;
       reply.header('retry-after', result.ttlInSeconds);
       throw new RateLimitedError(result.ttlInSeconds);
     };

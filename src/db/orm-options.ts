@@ -17,6 +17,7 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
     },
     forceUtcTimezone: true,
     allowGlobalContext: false,

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openOrm } from '../../src/db/orm';
+import { secretsFrom } from '../../src/secrets';
+import { createTestDatabase, type TestDatabase } from './database';
+
+/** A browser-like agent that passes the User-Agent rule. */
+export const BROWSER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) sales-distribution-tests';
+
+/** Counts the SQL statements the ORM sends. */
+export class QueryCounter {
+  count = 0;
+  statements: string[] = [];
+
+  reset(): void {
+    this.count = 0;
+    this.statements = [];
+  }
+
+  record(message: string): void {
+    this.count += 1;
+    this.statements.push(message);
+  }
+}
+
+/** An app over its own database, with helpers to call it. */
+export interface TestApp {
+  app: FastifyInstance;
+  orm: MikroORM;
+  config: Config;
+  db: TestDatabase;
+  queries: QueryCounter;
+  /** Sends a request as a browser would, with the token when given. */
+  request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Sends a GraphQL operation; returns the parsed body. */
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }>; statusCode: number }>;
+  close(): Promise<void>;
+}
+
+/** Builds the real app (buildApp) over a fresh database cloned from the migrated template. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const queries = new QueryCounter();
+  const orm = await openOrm(db.url, {
+    debug: ['query'],
+    logger: (message: string) => queries.record(message),
+    pool: { min: 0, max: 5 },
+  });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: path.join(os.tmpdir(), 'sd-test-data'),
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    ...env,
+  });
+  const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
+  const app = await buildApp({
+    config,
+    orm,
+    secrets: secretsFrom(config.jwtSecret!),
+    redis,
+    rateLimitNamespace: `test-${randomBytes(6).toString('hex')}`,
+    logger: false,
+  });
+  await app.ready();
+
+  const request: TestApp['request'] = ({ token, headers, ...options }) =>
+    app.inject({
+      ...options,
+      headers: {
+        'user-agent': BROWSER_AGENT,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+    });
+
+  return {
+    app,
+    orm,
+    config,
+    db,
+    queries,
+    request,
+    async graphql(query, variables, token) {
+      const res = await request({ method: 'POST', url: '/graphql', token, payload: { query, variables } });
+      return { ...res.json(), statusCode: res.statusCode };
+    },
+    async close() {
+      await app.close();
+      await orm.close();
+      redis?.disconnect();
+      await db.drop();
+    },
+  };
+}
