@@ -1,8 +1,16 @@
+import { createRequire } from 'node:module';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
+  resolve: {
+    // type-graphql and Apollo load graphql's CommonJS build; our sources must share that one
+    // instance, not the ESM build vite would pick (graphql refuses types from "another realm").
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],

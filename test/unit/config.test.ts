@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('loadConfig', () => {
+  it('applies the defaults of operations.md', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: path.resolve('.data'),
+      redisUrl: undefined,
+      challengeProvider: 'altcha',
+      outboxDir: path.resolve('.data/outbox'),
+      mailTransport: 'file',
+      smsTransport: 'file',
+      webhook: { allowedPrivateHosts: [], timeoutMs: 10000, retryBaseMs: 30000, retryCapMs: 21600000, maxAttempts: 12 },
+      rateLimit: { perMinute: 120, perHour: 2000 },
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@db/x',
+      DATA_DIR: '/tmp/sd',
+      REDIS_URL: 'redis://r:6379',
+      TRUST_PROXY: '2',
+      WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'Localhost, 127.0.0.1',
+      RATE_LIMIT_PER_MINUTE: '10',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u@db/x',
+      dataDir: '/tmp/sd',
+      outboxDir: '/tmp/sd/outbox',
+      redisUrl: 'redis://r:6379',
+      trustProxy: 2,
+      rateLimit: { perMinute: 10, perHour: 2000 },
+      logLevel: 'warn',
+    });
+    expect(c.webhook.allowedPrivateHosts).toEqual(['localhost', '127.0.0.1']);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ CHALLENGE_PROVIDER: 'captcha' }, /CHALLENGE_PROVIDER/],
+    [{ CHALLENGE_PROVIDER: 'turnstile' }, /TURNSTILE_SECRET/],
+    [{ NODE_ENV: 'production' }, /JWT_SECRET/],
+    [{ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), CHALLENGE_PROVIDER: 'off' }, /CHALLENGE_PROVIDER/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
+    [{ WEBHOOK_MAX_ATTEMPTS: '0' }, /WEBHOOK_MAX_ATTEMPTS/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ MAIL_TRANSPORT: 'smtp' }, /SMTP_URL/],
+  ])('refuses %o naming the variable', (env, pattern) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(pattern);
+  });
+});
