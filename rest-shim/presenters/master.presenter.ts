@@ -5,33 +5,34 @@ import type { Role } from '../../src/domains/users/role.entity';
 import type { Route } from '../../src/domains/masters/route.entity';
 import { Timestamp } from '../schemas';
 
-const common = { id: Type.Integer(), status: Type.Integer({ description: '1 active, 0 inactive' }), createdAt: Timestamp };
+const id = { id: Type.Integer() };
+const tail = { status: Type.Integer({ description: '1 active, 0 inactive' }), createdAt: Timestamp };
 
 /** How each master kind is named and shaped over REST. */
 export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSchema; present(e: MasterEntity): object }> = {
   'product-classes': {
     nameField: 'product_class',
-    body: Type.Object({ ...common, product_class: Type.String(), unit: Type.String() }),
+    body: Type.Object({ ...id, product_class: Type.String(), unit: Type.String(), ...tail }),
     present: (e) => ({ product_class: e.name, unit: (e as ProductClass).unit }),
   },
   roles: {
     nameField: 'role_name',
-    body: Type.Object({ ...common, role_name: Type.String(), description: Type.String() }),
+    body: Type.Object({ ...id, role_name: Type.String(), description: Type.String(), ...tail }),
     present: (e) => ({ role_name: e.name, description: (e as Role).description }),
   },
   towns: {
     nameField: 'town_name',
-    body: Type.Object({ ...common, town_name: Type.String() }),
+    body: Type.Object({ ...id, town_name: Type.String(), ...tail }),
     present: (e) => ({ town_name: e.name }),
   },
   routes: {
     nameField: 'route_name',
-    body: Type.Object({ ...common, route_name: Type.String(), town_id: Type.Integer(), town_name: Type.String() }),
+    body: Type.Object({ ...id, route_name: Type.String(), town_id: Type.Integer(), town_name: Type.String(), ...tail }),
     present: (e) => ({ route_name: e.name, town_id: (e as Route).town.id, town_name: (e as Route).town.name }),
   },
   'production-units': {
     nameField: 'production_unit_name',
-    body: Type.Object({ ...common, production_unit_name: Type.String() }),
+    body: Type.Object({ ...id, production_unit_name: Type.String(), ...tail }),
     present: (e) => ({ production_unit_name: e.name }),
   },
 };
