@@ -54,6 +54,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(apiDocsPlugin);
   await app.register(async (api) => {
+    // A JSON API: every body that is not JSON is refused with 415.
+    api.removeContentTypeParser('text/plain');
     api.setErrorHandler((err, request, reply) => {
       const answer = answerFor(err, request.log);
       if (request.url.startsWith('/graphql')) {
