@@ -9,7 +9,11 @@ export default defineConfig({
   resolve: {
     // type-graphql and Apollo load graphql's CommonJS build; our sources must share that one
     // instance, not the ESM build vite would pick (graphql refuses types from "another realm").
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve('graphql') },
+      // Its ESM build imports graphql/index.mjs (the other realm); its CommonJS build shares ours.
+      { find: /^graphql-query-complexity$/, replacement: require.resolve('graphql-query-complexity') },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

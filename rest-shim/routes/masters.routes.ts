@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { MasterInput, MasterKindName } from '../../src/domains/masters/master-kinds';
+import { ValidationError } from '../../src/errors/app-error';
 import { paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
 import { changedResponse, createdResponse, IdParams, listResponse, PageQuery, StatusFilter } from '../schemas';
@@ -17,6 +18,16 @@ const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {
 };
 
 const TAG = 'Masters';
+
+/** The service names the name field `name` (its GraphQL spelling); over REST it is the kind's own field. */
+async function restFieldNames<T>(nameField: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ValidationError && err.field === 'name') throw new ValidationError(nameField, err.problem);
+    throw err;
+  }
+}
 
 function toInput(kind: MasterKindName, body: Record<string, unknown>): MasterInput {
   return {
@@ -58,7 +69,8 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       { schema: { tags: [TAG], summary: `Create one of ${kind.replace('-', ' ')} (admins only)`, body: createBody, response: createdResponse(body) } },
       async (request, reply) => {
-        const record = await app.services.masters.create(request.ctx, kind, toInput(kind, request.body as Record<string, unknown>));
+        const input = toInput(kind, request.body as Record<string, unknown>);
+        const record = await restFieldNames(nameField, () => app.services.masters.create(request.ctx, kind, input));
         return reply.code(201).send({ response_code: 201, message: 'Created', data: presentMaster(kind, record) });
       },
     );
@@ -76,7 +88,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request) => {
         const input = toInput(kind, request.body as Record<string, unknown>);
-        const record = await app.services.masters.update(request.ctx, kind, request.params.id, input);
+        const record = await restFieldNames(nameField, () => app.services.masters.update(request.ctx, kind, request.params.id, input));
         return { response_code: 200, message: 'Updated', data: presentMaster(kind, record) };
       },
     );

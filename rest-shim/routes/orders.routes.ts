@@ -32,7 +32,8 @@ const CreateOrderBody = Type.Object({
   order_date: Type.Optional(DateString),
   delivery_date: Type.Optional(Nullable(DateString)),
   production_unit_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Extension' }))),
-  mode_of_payment: Type.Optional(Nullable(Type.Union(PAYMENT_MODES.map((m) => Type.Literal(m)), { description: 'Extension' }))),
+  // One enum rather than a union of literals, so a bad value is told every accepted mode, not just the first.
+  mode_of_payment: Type.Optional(Nullable(Type.String({ enum: [...PAYMENT_MODES], description: 'Extension' }))),
 });
 
 const StatusBody = Type.Object({

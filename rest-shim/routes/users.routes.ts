@@ -14,7 +14,7 @@ const USER_TYPE_NAMES: Record<string, UserType> = {
 
 const UserListQuery = Type.Object({
   ...PageQuery,
-  type: Type.Optional(Type.Union(Object.keys(USER_TYPE_NAMES).map((t) => Type.Literal(t)), { description: 'admin, employee, distributor or retailer' })),
+  type: Type.Optional(Type.String({ enum: Object.keys(USER_TYPE_NAMES), description: 'admin, employee, distributor or retailer' })),
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches name, e-mail or phone' })),
   status: StatusFilter,
 });
@@ -41,7 +41,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const page = await app.services.users.list(
         request.ctx,
-        { userType: q.type === undefined ? undefined : USER_TYPE_NAMES[q.type], status: q.status, search: q.search },
+        { userType: q.type === undefined ? undefined : USER_TYPE_NAMES[q.type as string], status: q.status, search: q.search },
         q,
       );
       return paginated(page, presentUser);

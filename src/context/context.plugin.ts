@@ -41,6 +41,10 @@ export const contextPlugin = fp(
         const problem = userAgentProblem(request.headers['user-agent']);
         if (problem) throw new ForbiddenError(problem);
       }
+      if (apiKey !== undefined) {
+        // No API key can be valid before keys are issued; never let the header pass unchecked.
+        throw new UnauthenticatedError('Invalid API key');
+      }
       const em = opts.orm.em.fork();
       let principal: Principal | null = null;
       const token = bearerToken(request);
@@ -49,9 +53,7 @@ export const contextPlugin = fp(
       request.ctx = new RequestContext(request.id, em, principal);
       const routeMatched = request.routeOptions.url !== undefined;
       if (!principal && routeMatched && request.routeOptions.config.auth !== 'public') {
-        throw new UnauthenticatedError(
-          apiKey === undefined ? 'Authentication required: send a session token or an API key' : 'Invalid API key',
-        );
+        throw new UnauthenticatedError('Authentication required: send a session token or an API key');
       }
     });
   },

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
-import { searchCondition } from '../../shared/search';
+import { likeEscape, searchCondition } from '../../shared/search';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
 
 /** Filters of a master list. */
@@ -79,7 +79,8 @@ export class MasterService {
   }
 
   private async assertNameFree(ctx: RequestContext, kind: MasterKind, data: Partial<MasterEntity>, current?: MasterEntity) {
-    const where = { name: data.name, ...kind.uniqueWith(data, current), ...(current ? { id: { $ne: current.id } } : {}) };
+    const name = { $ilike: likeEscape(data.name ?? '') }; // "Milk" and "milk" are the same town or class
+    const where = { name, ...kind.uniqueWith(data, current), ...(current ? { id: { $ne: current.id } } : {}) };
     const clashes = await ctx.em.count(kind.entity, where as FilterQuery<MasterEntity>);
     if (clashes > 0) throw new ConflictError(`${kind.label} "${data.name}" already exists`);
   }

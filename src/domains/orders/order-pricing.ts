@@ -33,7 +33,7 @@ export function validateLines(lines: OrderLineInput[]): void {
     }
     const first = seen.get(line.productVariantId);
     if (first !== undefined) {
-      throw new ValidationError(`items[${i}].productVariantId`, `repeats items[${first}].productVariantId`);
+      throw new ValidationError(`items[${i}].productVariantId`, `repeats the variant of items[${first}]`);
     }
     seen.set(line.productVariantId, i);
   });

@@ -155,19 +155,22 @@ export class OrderService {
     const dateTo = filter.dateTo === undefined ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
     if (filter.status !== undefined) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
-    const orderDate = { ...(dateFrom ? { $gte: dateFrom } : {}), ...(dateTo ? { $lte: dateTo } : {}) };
-    return {
-      ...this.visibility(ctx),
-      ...(filter.status !== undefined ? { status: filter.status } : {}),
-      ...(dateFrom || dateTo ? { orderDate } : {}),
-      ...(filter.userId !== undefined ? { customer: filter.userId } : {}),
-      ...searchCondition<FilterQuery<Order>>(filter.search, [
+    // Every condition is ANDed, so no filter can ever widen the caller's visibility.
+    const conditions: FilterQuery<Order>[] = [
+      this.visibility(ctx),
+      filter.status !== undefined ? { status: filter.status } : {},
+      dateFrom ? { orderDate: { $gte: dateFrom } } : {},
+      dateTo ? { orderDate: { $lte: dateTo } } : {},
+      filter.userId !== undefined ? { customer: filter.userId } : {},
+      searchCondition<FilterQuery<Order>>(filter.search, [
         (p) => ({ orderCode: { $ilike: p } }),
         (p) => ({ customer: { firstName: { $ilike: p } } }),
         (p) => ({ customer: { lastName: { $ilike: p } } }),
         (p) => ({ customer: { storeName: { $ilike: p } } }),
-      ]),
-    } as FilterQuery<Order>;
+      ]) as FilterQuery<Order>,
+    ];
+    const given = conditions.filter((c) => Object.keys(c as object).length > 0);
+    return (given.length > 0 ? { $and: given } : {}) as FilterQuery<Order>;
   }
 
   /** Customers see their own orders only; staff see all of the workspace. */

@@ -113,7 +113,7 @@ export class ProductService {
       if (variant.sp > variant.mrp) throw new ValidationError(`${at}.sp`, 'must not exceed mrp');
       const key = variant.itemSkuCode;
       const first = seen.get(key);
-      if (first !== undefined) throw new ValidationError(`${at}.itemSkuCode`, `repeats variants[${first}].itemSkuCode`);
+      if (first !== undefined) throw new ValidationError(`${at}.itemSkuCode`, `repeats the SKU code of variants[${first}]`);
       seen.set(key, i);
       return variant;
     });

@@ -10,20 +10,24 @@ import { CreateUserInput, UserListArgs } from './user.types';
 
 const UserPage = PageOf(User, 'User');
 
-@Authorized()
+// Authorized per operation, not per class: the field resolvers below must also serve the user
+// that the public signup mutation returns.
 @Resolver(() => User)
 export class UserResolver {
+  @Authorized()
   @Query(() => UserPage, { description: 'Users of the workspace, newest first (staff only).' })
   async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<User>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.users.list(ctx, filter, { page, limit }));
   }
 
+  @Authorized()
   @Query(() => User)
   async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.get(ctx, id);
   }
 
+  @Authorized()
   @Mutation(() => User, { description: 'Admins only.' })
   createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.create(ctx, input);

@@ -5,7 +5,7 @@ import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagi
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
-import { requireStaff } from '../auth/permissions';
+import { isCustomer, requireStaff } from '../auth/permissions';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Organization } from '../workspace/organization.entity';
@@ -64,10 +64,10 @@ export class UserService {
     return { items, total, page, limit };
   }
 
-  /** Staff may read anyone of the workspace; a customer only themself. */
+  /** Staff may read anyone of the workspace; to a customer, every other user is not found. */
   async get(ctx: RequestContext, id: number): Promise<User> {
-    if (ctx.userId !== id) requireStaff(ctx);
-    const user = await ctx.em.findOne(User, { id }, { populate: ['role', 'town', 'route'] });
+    const visible = !isCustomer(ctx) || ctx.userId === id;
+    const user = visible ? await ctx.em.findOne(User, { id }, { populate: ['role', 'town', 'route'] }) : null;
     if (!user) throw new NotFoundError('User', id);
     return user;
   }

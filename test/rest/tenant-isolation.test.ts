@@ -1,0 +1,298 @@
+import type { EntityClass } from '@mikro-orm/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTITIES } from '../../src/db/entities';
+import { scopeToOrganization } from '../../src/db/tenant-filter';
+import { TenantEntity } from '../../src/db/tenant.entity';
+import { Order } from '../../src/domains/orders/order.entity';
+import { UserType } from '../../src/domains/users/user.entity';
+import { createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units'] as const;
+type Kind = (typeof KINDS)[number];
+const NAME_FIELD: Record<Kind, string> = {
+  'product-classes': 'product_class',
+  roles: 'role_name',
+  towns: 'town_name',
+  routes: 'route_name',
+  'production-units': 'production_unit_name',
+};
+
+/** Everything one workspace holds, by id. */
+interface Seeded {
+  ws: Workspace;
+  catalog: Catalog;
+  employeeId: number;
+  customerId: number;
+  masters: Record<Kind, number>;
+  orderId: number;
+  users: number[];
+}
+
+describe('tenant isolation', () => {
+  let t: TestApp;
+  let A: Seeded;
+  let B: Seeded;
+
+  async function seed(): Promise<Seeded> {
+    const ws = await createWorkspace(t);
+    const catalog = await seedCatalog(t, ws);
+    const n = unique();
+    const make = async (kind: Kind, payload: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: `/api/v1/masters/${kind}`, token: ws.token, payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.id as number;
+    };
+    const town = await make('towns', { town_name: `Town ${n}` });
+    const masters: Record<Kind, number> = {
+      'product-classes': catalog.productClassId,
+      roles: await make('roles', { role_name: `Role ${n}` }),
+      towns: town,
+      routes: await make('routes', { route_name: `Route ${n}`, town_id: town }),
+      'production-units': await make('production-units', { production_unit_name: `Unit ${n}` }),
+    };
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
+    const order = await placeOrder(t, ws.token, {
+      user_id: customer.id,
+      items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }],
+      production_unit_id: masters['production-units'],
+    });
+    await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    return {
+      ws,
+      catalog,
+      employeeId: employee.id,
+      customerId: customer.id,
+      masters,
+      orderId: order.id,
+      users: [ws.adminId, employee.id, customer.id, catalog.distributorId, catalog.retailerId],
+    };
+  }
+
+  const listIds = async (url: string, token: string): Promise<number[]> => {
+    const res = await t.request({ method: 'GET', url: `${url}?limit=100`, token });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    expect(res.json().pagination.total).toBeLessThanOrEqual(100);
+    return res.json().data.map((r: { id: number }) => r.id);
+  };
+
+  const expect404 = (res: { statusCode: number; body: string; json(): unknown }, what: string) => {
+    expect(res.statusCode, `${what}: ${res.body}`).toBe(404);
+    expect(res.json()).toEqual({ response_code: 404, message: expect.any(String) });
+  };
+
+  const expect400 = (res: { statusCode: number; body: string; json(): { message: string } }, field: string) => {
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+    expect(res.json().message.startsWith(`${field} `), res.json().message).toBe(true);
+  };
+
+  /** Totals of B's lists, to show a refused create wrote nothing. */
+  const totalsOfB = async () => {
+    const out: Record<string, number> = {};
+    for (const url of ['/api/v1/users', '/api/v1/orders', '/api/v1/products', ...KINDS.map((k) => `/api/v1/masters/${k}`)]) {
+      const res = await t.request({ method: 'GET', url, token: B.ws.token });
+      out[url] = res.json().pagination.total;
+    }
+    return out;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    A = await seed();
+    B = await seed();
+  });
+  afterAll(() => t?.close());
+
+  describe("B's admin asking for A's records by id gets 404", () => {
+    it('GET /users/{id}', async () => {
+      for (const id of A.users) expect404(await t.request({ method: 'GET', url: `/api/v1/users/${id}`, token: B.ws.token }), `user ${id}`);
+      expect((await t.request({ method: 'GET', url: `/api/v1/users/${B.customerId}`, token: B.ws.token })).statusCode).toBe(200);
+    });
+
+    it('GET /orders/{id}', async () => {
+      expect404(await t.request({ method: 'GET', url: `/api/v1/orders/${A.orderId}`, token: B.ws.token }), 'order');
+      expect((await t.request({ method: 'GET', url: `/api/v1/orders/${B.orderId}`, token: B.ws.token })).statusCode).toBe(200);
+    });
+
+    it("PATCH /orders/{id}/status leaves A's order unchanged", async () => {
+      const res = await t.request({
+        method: 'PATCH',
+        url: `/api/v1/orders/${A.orderId}/status`,
+        token: B.ws.token,
+        payload: { order_status: 2 },
+      });
+      expect404(res, 'order status');
+      const stored = await t.request({ method: 'GET', url: `/api/v1/orders/${A.orderId}`, token: A.ws.token });
+      expect(stored.json().data.order_status).toBe(1);
+      expect(stored.json().data.status_history).toHaveLength(1);
+    });
+
+    it.each(KINDS)("PUT /masters/%s/{id} leaves A's record unchanged", async (kind) => {
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/v1/masters/${kind}/${A.masters[kind]}`,
+        token: B.ws.token,
+        payload: { [NAME_FIELD[kind]]: `Hijacked ${unique()}` },
+      });
+      expect404(res, kind);
+      const list = await t.request({ method: 'GET', url: `/api/v1/masters/${kind}?limit=100`, token: A.ws.token });
+      const record = list.json().data.find((r: { id: number }) => r.id === A.masters[kind]);
+      expect(record).toBeDefined();
+      expect(String(record[NAME_FIELD[kind]])).not.toMatch(/^Hijacked/);
+    });
+
+    it('GET /products/{id} (404 whether or not the single-product route exists)', async () => {
+      expect404(await t.request({ method: 'GET', url: `/api/v1/products/${A.catalog.productId}`, token: B.ws.token }), 'product');
+      const own = await t.request({ method: 'GET', url: `/api/v1/products/${B.catalog.productId}`, token: B.ws.token });
+      // When the route exists, B's own product is found; without it every id is an unknown endpoint.
+      if (own.statusCode !== 404) expect(own.statusCode, own.body).toBe(200);
+    });
+  });
+
+  describe("B's lists never contain A's records", () => {
+    it('/users', async () => {
+      const ids = await listIds('/api/v1/users', B.ws.token);
+      expect(ids).toEqual(expect.arrayContaining(B.users));
+      for (const id of A.users) expect(ids).not.toContain(id);
+      // Even when searched by the exact A values.
+      const res = await t.request({ method: 'GET', url: '/api/v1/users?search=Admin', token: B.ws.token });
+      expect(res.json().data.map((u: { id: number }) => u.id)).not.toContain(A.ws.adminId);
+    });
+
+    it('/orders (also filtered by A customer)', async () => {
+      const ids = await listIds('/api/v1/orders', B.ws.token);
+      expect(ids).toContain(B.orderId);
+      expect(ids).toHaveLength(2);
+      expect(ids).not.toContain(A.orderId);
+      const filtered = await t.request({ method: 'GET', url: `/api/v1/orders?user_id=${A.customerId}`, token: B.ws.token });
+      expect(filtered.json().data).toEqual([]);
+    });
+
+    it('/products', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/v1/products?limit=100', token: B.ws.token });
+      const products = res.json().data as Array<{ id: number; ProductClass: { id: number }; ProductVariants: Array<{ id: number }> }>;
+      expect(products.map((p) => p.id)).toEqual([B.catalog.productId]);
+      const variantIds = products.flatMap((p) => p.ProductVariants.map((v) => v.id));
+      expect(variantIds.sort()).toEqual([...B.catalog.variantIds].sort());
+      for (const id of A.catalog.variantIds) expect(variantIds).not.toContain(id);
+      expect(products.map((p) => p.ProductClass.id)).not.toContain(A.catalog.productClassId);
+    });
+
+    it.each(KINDS)('/masters/%s', async (kind) => {
+      const ids = await listIds(`/api/v1/masters/${kind}`, B.ws.token);
+      expect(ids).toContain(B.masters[kind]);
+      expect(ids).not.toContain(A.masters[kind]);
+      if (kind === 'roles') for (const id of Object.values(A.ws.roles)) expect(ids).not.toContain(id);
+    });
+  });
+
+  describe("B cannot reference A's records when creating (400, nothing written)", () => {
+    const cases: Array<[string, () => { url: string; payload: Record<string, unknown> }, string]> = [
+      [
+        "order for A's customer",
+        () => ({ url: '/api/v1/orders', payload: { user_id: A.customerId, items: [{ product_variant_id: B.catalog.variantIds[0], quantity: 1 }] } }),
+        'user_id',
+      ],
+      [
+        "order with A's variant",
+        () => ({ url: '/api/v1/orders', payload: { user_id: B.customerId, items: [{ product_variant_id: A.catalog.variantIds[0], quantity: 1 }] } }),
+        'items[0].product_variant_id',
+      ],
+      [
+        "order with A's production unit",
+        () => ({
+          url: '/api/v1/orders',
+          payload: {
+            user_id: B.customerId,
+            items: [{ product_variant_id: B.catalog.variantIds[0], quantity: 1 }],
+            production_unit_id: A.masters['production-units'],
+          },
+        }),
+        'production_unit_id',
+      ],
+      [
+        "product in A's product class",
+        () => ({ url: '/api/v1/products', payload: { product_name: `Stolen ${unique()}`, product_class_id: A.catalog.productClassId } }),
+        'product_class_id',
+      ],
+      ["user with A's role", () => ({ url: '/api/v1/users', payload: newUser({ role_id: A.ws.roles.Retailer }) }), 'role_id'],
+      ["user in A's town", () => ({ url: '/api/v1/users', payload: newUser({ town_id: A.masters.towns }) }), 'town_id'],
+      ["user on A's route", () => ({ url: '/api/v1/users', payload: newUser({ route_id: A.masters.routes }) }), 'route_id'],
+      ["route in A's town", () => ({ url: '/api/v1/masters/routes', payload: { route_name: `Stolen ${unique()}`, town_id: A.masters.towns } }), 'town_id'],
+    ];
+
+    function newUser(extra: Record<string, unknown>) {
+      const n = unique();
+      return {
+        first_name: 'Cross',
+        last_name: `Tenant${n}`,
+        official_email: `cross${n}@example.test`,
+        primary_contact_number: `+9191100${String(n).padStart(5, '0')}`,
+        password: 'password123',
+        role_id: B.ws.roles.Retailer,
+        user_type: UserType.RETAILER,
+        store_name: `Cross ${n}`,
+        ...extra,
+      };
+    }
+
+    it.each(cases)('%s', async (_name, build, field) => {
+      const before = await totalsOfB();
+      const { url, payload } = build();
+      expect400(await t.request({ method: 'POST', url, token: B.ws.token, payload }), field);
+      expect(await totalsOfB()).toEqual(before);
+    });
+
+    it("moving B's route into A's town is refused", async () => {
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/v1/masters/routes/${B.masters.routes}`,
+        token: B.ws.token,
+        payload: { town_id: A.masters.towns },
+      });
+      expect400(res, 'town_id');
+      const routes = await t.request({ method: 'GET', url: '/api/v1/masters/routes?limit=100', token: B.ws.token });
+      expect(routes.json().data.find((r: { id: number }) => r.id === B.masters.routes).town_id).toBe(B.masters.towns);
+    });
+  });
+
+  describe('the tenant filter itself', () => {
+    const tenantEntities = ENTITIES.filter((e) => e.prototype instanceof TenantEntity) as Array<EntityClass<TenantEntity>>;
+
+    it('covers every tenant-owned entity', () => {
+      expect(tenantEntities.map((e) => e.name)).toEqual(expect.arrayContaining(['Order', 'User', 'Role', 'Town', 'Route', 'ProductVariant']));
+      expect(tenantEntities.length).toBeGreaterThanOrEqual(12);
+    });
+
+    it('a fork without tenant parameters refuses to query', async () => {
+      await expect(t.orm.em.fork().find(Order, {})).rejects.toThrow(/No arguments provided for filter 'tenant'/);
+      for (const entity of tenantEntities) {
+        await expect(t.orm.em.fork().find(entity, {}), entity.name).rejects.toThrow(/No arguments provided for filter 'tenant'/);
+        await expect(t.orm.em.fork().count(entity, {}), entity.name).rejects.toThrow(/filter 'tenant'/);
+      }
+    });
+
+    it("a fork scoped to A returns every A row and never B's", async () => {
+      const conn = t.orm.em.fork().getConnection();
+      for (const entity of tenantEntities) {
+        const table = t.orm.getMetadata().get(entity.name).tableName;
+        const rows = async (org: number) =>
+          (await conn.execute<{ id: number }[]>(`select id from "${table}" where organization_id = ?`, [org])).map((r) => Number(r.id));
+        const [aIds, bIds] = [await rows(A.ws.organizationId), await rows(B.ws.organizationId)];
+        expect(aIds.length, `${table} of A`).toBeGreaterThan(0);
+        expect(bIds.length, `${table} of B`).toBeGreaterThan(0);
+
+        const em = t.orm.em.fork();
+        scopeToOrganization(em, A.ws.organizationId);
+        const found = await em.find(entity, {});
+        expect(found.map((r) => r.id).sort((x, y) => x - y), table).toEqual(aIds.sort((x, y) => x - y));
+        expect(found.every((r) => r.organizationId === A.ws.organizationId), table).toBe(true);
+        // Asking for B's ids explicitly still finds nothing.
+        expect(await em.find(entity, { id: { $in: bIds } } as never), table).toEqual([]);
+        expect(await em.count(entity, {}), table).toBe(aIds.length);
+      }
+    });
+  });
+});
