@@ -223,12 +223,13 @@ describe('REST /api/v1/masters', () => {
       });
     }
 
-    it('a duplicate name → 409, also when renaming onto it', async () => {
+    it('a duplicate name (any letter case) → 409, also when renaming onto it', async () => {
       const before = (await all()).length;
       const dup = await create(s.ws.token, { [kind.name]: 'Apple' });
       expect(dup.statusCode, dup.body).toBe(409);
       expect(dup.json()).toEqual({ response_code: 409, message: expect.any(String) });
       expect((await create(s.ws.token, { [kind.name]: '  Apple ' })).statusCode).toBe(409);
+      expect((await create(s.ws.token, { [kind.name]: 'APPLE' })).statusCode).toBe(409); // case-insensitive
       expect((await all()).length).toBe(before);
 
       const rec = await createOk(`Lime ${unique()}`);
