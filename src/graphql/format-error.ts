@@ -17,9 +17,10 @@ export function formatGraphqlError(log: FastifyBaseLogger) {
     const original = unwrapResolverError(error);
     const isOwn = original instanceof AppError;
     const hasOriginal = original !== error && original !== undefined && original !== null;
-    if (!isOwn && !hasOriginal) {
+    const code = formatted.extensions?.code ?? 'GRAPHQL_VALIDATION_FAILED';
+    if (!isOwn && !hasOriginal && code !== 'INTERNAL_SERVER_ERROR') {
       // A parse or validation error of the query itself: safe to show as Apollo made it.
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: formatted.extensions?.code ?? 'GRAPHQL_VALIDATION_FAILED' } };
+      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
     }
     const answer = answerFor(original, log, camelCase);
     return {

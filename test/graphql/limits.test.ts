@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MAX_QUERY_COMPLEXITY, MAX_QUERY_DEPTH } from '../../src/graphql/limits';
+import { createWorkspace, seedCatalog, type Workspace } from '../helpers/fixtures';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+type Gql = Awaited<ReturnType<TestApp['graphql']>>;
+
+/** No error of any answer carries a stack trace or SQL. */
+function expectNoLeak(res: Gql): void {
+  const text = JSON.stringify(res.errors ?? []);
+  expect(text).not.toMatch(/stacktrace/i);
+  expect(text).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  expect(text).not.toMatch(/\b(select|insert into|delete from)\b/i);
+}
+
+function expectRefused(res: Gql, code: string, message?: RegExp | string): void {
+  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
+  expect(res.errors![0].extensions?.code, JSON.stringify(res.errors)).toBe(code);
+  if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
+  else if (message) expect(res.errors![0].message).toMatch(message);
+  expect(res.data ?? null).toBeNull();
+  expectNoLeak(res);
+}
+
+// Depth as graphql-depth-limit counts it: top-level fields are depth 0, so the leaf of `nest(9)` is depth 9.
+const CHAIN = ['items', 'variant', 'product', 'variants', 'product', 'variants', 'product', 'variants'];
+/** `orders { nodes { items { ... } } }` whose deepest field sits at `depth`. */
+function nested(depth: number): string {
+  const fields = ['orders', 'nodes', ...CHAIN].slice(0, depth);
+  return `query Deep { ${fields.map((f) => `${f} {`).join(' ')} id ${'}'.repeat(fields.length)} }`;
+}
+
+describe('GraphQL limits, introspection and error hygiene', () => {
+  let t: TestApp;
+  let ws: Workspace;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    ws = await createWorkspace(t);
+    await seedCatalog(t, ws);
+  });
+  afterAll(() => t.close());
+
+  it('uses the documented limits', () => {
+    expect(MAX_QUERY_DEPTH).toBe(8);
+    expect(MAX_QUERY_COMPLEXITY).toBe(5000);
+  });
+
+  it(`accepts a query ${MAX_QUERY_DEPTH} levels deep and refuses one deeper, before running it`, async () => {
+    const atLimit = await t.graphql<{ orders: { nodes: unknown[] } }>(nested(8), {}, ws.token);
+    expect(atLimit.errors, JSON.stringify(atLimit.errors)).toBeUndefined();
+    expect(atLimit.data?.orders.nodes).toEqual([]);
+
+    t.queries.reset();
+    const tooDeep = await t.graphql(nested(9), {}, ws.token);
+    expect(tooDeep.statusCode).toBe(400);
+    expectRefused(tooDeep, 'GRAPHQL_VALIDATION_FAILED', "'Deep' exceeds maximum operation depth of 8");
+    expect('data' in tooDeep).toBe(false);
+    // Only the credential lookup ran; no resolver touched the database.
+    expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
+  });
+
+  it('refuses a query whose estimated cost is above 5000 with QUERY_TOO_COMPLEX', async () => {
+    // nodes{items{variant{product{variants{id}}}}}: id 1, variants 2, product 3, variant 4, items 5, nodes 6.
+    const page = (alias: string) => `${alias}: orders(limit: 100) { nodes { items { variant { product { variants { id } } } } } }`;
+    // Nine pages of 100 × 6 = 5400 > 5000.
+    const heavy = `{ ${Array.from({ length: 9 }, (_, i) => page(`p${i}`)).join(' ')} }`;
+    t.queries.reset();
+    const refused = await t.graphql(heavy, {}, ws.token);
+    expectRefused(refused, 'QUERY_TOO_COMPLEX', 'Query is too complex: 5400, the maximum is 5000');
+    expect(refused.statusCode).toBe(400);
+    expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
+
+    // Eight such pages cost 4800: allowed.
+    const light = `{ ${Array.from({ length: 8 }, (_, i) => page(`p${i}`)).join(' ')} }`;
+    const allowed = await t.graphql<Record<string, { nodes: unknown[] }>>(light, {}, ws.token);
+    expect(allowed.errors, JSON.stringify(allowed.errors)).toBeUndefined();
+    expect(Object.keys(allowed.data ?? {})).toHaveLength(8);
+
+    // The limit argument counts through variables too: limit 100 × 51 fields is over, limit 98 is under.
+    const wide = `query($n: Int) { orders(limit: $n) { nodes { ${Array.from({ length: 50 }, (_, i) => `f${i}: id`).join(' ')} } } }`;
+    expectRefused(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
+    const under = await t.graphql(wide, { n: 98 }, ws.token);
+    expect(under.errors, JSON.stringify(under.errors)).toBeUndefined();
+  });
+
+  it('prices a list sent without limit at the default page of 20', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `f${i}: id`).join(' ');
+    // 20 × (1 + 250) = 5020: over, although no limit argument is given.
+    expectRefused(await t.graphql(`{ orders { nodes { ${ids(250)} } } }`, {}, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5020, the maximum is 5000');
+    // 20 × (1 + 249) = 5000: exactly the maximum is allowed.
+    const atMax = await t.graphql(`{ orders { nodes { ${ids(249)} } } }`, {}, ws.token);
+    expect(atMax.errors, JSON.stringify(atMax.errors)).toBeUndefined();
+  });
+
+  it('runs a normal query', async () => {
+    const res = await t.graphql<{ products: { nodes: Array<{ variants: unknown[] }>; pageInfo: { total: number } } }>(
+      `{ products(limit: 10) { nodes { name productClass { name } variants { sp } } pageInfo { total } } }`,
+      {},
+      ws.token,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.statusCode).toBe(200);
+    expect(res.data?.products.pageInfo.total).toBe(1);
+    expect(res.data?.products.nodes[0].variants).toEqual([{ sp: 28.5 }, { sp: 55 }]);
+  });
+
+  it('answers introspection, with and without a credential', async () => {
+    for (const token of [undefined, ws.token]) {
+      const res = await t.graphql<{ __schema: { queryType: { name: string }; mutationType: { name: string } } }>(
+        '{ __schema { queryType { name } mutationType { name } } }',
+        {},
+        token,
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data).toEqual({ __schema: { queryType: { name: 'Query' }, mutationType: { name: 'Mutation' } } });
+    }
+    const type = await t.graphql<{ __type: { enumValues: Array<{ name: string }> } }>(
+      '{ __type(name: "OrderStatus") { enumValues { name } } }',
+    );
+    expect(type.data?.__type.enumValues.map((v) => v.name)).toEqual(['INITIATED', 'FORWARDED', 'APPROVED', 'DELIVERED']);
+  });
+
+  it('refuses unknown fields and malformed queries as validation or parse failures', async () => {
+    const unknown = await t.graphql('{ orders { nodes { id secretColumn } } }', {}, ws.token);
+    expect(unknown.statusCode).toBe(400);
+    expectRefused(unknown, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "secretColumn" on type "Order"/);
+    const unknownRoot = await t.graphql('{ adminPasswords }', {}, ws.token);
+    expectRefused(unknownRoot, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "adminPasswords" on type "Query"/);
+    const unknownArg = await t.graphql('{ orders(tenantId: 1) { pageInfo { total } } }', {}, ws.token);
+    expectRefused(unknownArg, 'GRAPHQL_VALIDATION_FAILED', /Unknown argument "tenantId"/);
+    const parse = await t.graphql('{ orders { nodes { id }', {}, ws.token);
+    expect(parse.statusCode).toBe(400);
+    expectRefused(parse, 'GRAPHQL_PARSE_FAILED');
+  });
+
+  it('refuses badly typed variables as BAD_USER_INPUT, not as a server error', async () => {
+    const res = await t.graphql('query($id: Int!) { order(id: $id) { id } }', { id: 'seven' }, ws.token);
+    expect(res.statusCode).toBe(400);
+    expectRefused(res, 'BAD_USER_INPUT', /^Variable "\$id" got invalid value "seven"/);
+    const missing = await t.graphql('query($id: Int!) { order(id: $id) { id } }', {}, ws.token);
+    expectRefused(missing, 'BAD_USER_INPUT', /^Variable "\$id" of required type "Int!" was not provided/);
+  });
+
+  it('hides unexpected failures behind INTERNAL_SERVER_ERROR with no stack trace or SQL', async () => {
+    const boom = Object.assign(new Error('select "password_hash" from "app_user" where 1 = 1 - relation broke'), {
+      sql: 'select * from app_user',
+    });
+    const spy = vi.spyOn(t.app.services.orders, 'list').mockRejectedValueOnce(boom);
+    try {
+      const res = await t.graphql('{ orders { pageInfo { total } } }', {}, ws.token);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expectRefused(res, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+      expect(JSON.stringify(res)).not.toMatch(/password_hash|app_user|relation broke/);
+      expect(res.errors![0]).toEqual({
+        message: 'Internal server error',
+        locations: [{ line: 1, column: 3 }],
+        path: ['orders'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('never puts a stack trace in any error it sends', async () => {
+    const answers = await Promise.all([
+      t.graphql('{ me { id } }'),
+      t.graphql('{ order(id: 999999) { id } }', {}, ws.token),
+      t.graphql('mutation { createTown(input: { name: "" }) { id } }', {}, ws.token),
+      t.graphql('{ nope }', {}, ws.token),
+      t.graphql(nested(10), {}, ws.token),
+    ]);
+    expect(answers.map((a) => a.errors?.[0].extensions?.code)).toEqual([
+      'UNAUTHENTICATED',
+      'NOT_FOUND',
+      'BAD_USER_INPUT',
+      'GRAPHQL_VALIDATION_FAILED',
+      'GRAPHQL_VALIDATION_FAILED',
+    ]);
+    for (const answer of answers) {
+      expectNoLeak(answer);
+      for (const error of answer.errors ?? []) expect(Object.keys(error.extensions ?? {})).toEqual(['code']);
+    }
+    expect(answers[2].errors![0].message).toBe('name is required');
+  });
+});
