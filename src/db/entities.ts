@@ -1,4 +1,5 @@
 import { TenantCounter } from './tenant-counter.entity';
+import { NamedRecord } from '../domains/masters/named-record.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { ProductClass } from '../domains/masters/product-class.entity';
 import { Route } from '../domains/masters/route.entity';
@@ -19,6 +20,7 @@ import { TenantEntity } from './tenant.entity';
 export const ENTITIES = [
   BaseEntity,
   TenantEntity,
+  NamedRecord,
   Organization,
   WorkspaceConfig,
   Role,

@@ -22,7 +22,7 @@ export class Migration20261121211825 extends Migration {
     this.addSql(`create index "product_variant_organization_id_product_id_index" on "product_variant" ("organization_id", "product_id");`);
     this.addSql(`alter table "product_variant" add constraint "product_variant_organization_id_item_sku_code_unique" unique ("organization_id", "item_sku_code");`);
 
-    this.addSql(`create table "role" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "name" varchar(100) not null, "description" varchar(500) not null default '', "status" smallint not null default 1);`);
+    this.addSql(`create table "role" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "name" varchar(120) not null, "description" varchar(500) not null default '', "status" smallint not null default 1);`);
     this.addSql(`alter table "role" add constraint "role_organization_id_name_unique" unique ("organization_id", "name");`);
 
     this.addSql(`create table "tenant_counter" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "name" varchar(40) not null, "value" bigint not null default 0);`);

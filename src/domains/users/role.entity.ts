@@ -1,7 +1,6 @@
 import { Entity, Property, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantEntity } from '../../db/tenant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { NamedRecord } from '../masters/named-record.entity';
 
 /** Names of the roles every workspace starts with. */
 export const DEFAULT_ROLE_NAMES = ['Admin', 'Employee', 'Distributor', 'Retailer'] as const;
@@ -10,16 +9,8 @@ export const DEFAULT_ROLE_NAMES = ['Admin', 'Employee', 'Distributor', 'Retailer
 @ObjectType()
 @Entity({ tableName: 'role' })
 @Unique({ properties: ['organizationId', 'name'] })
-export class Role extends TenantEntity<'description' | 'status'> {
-  @Field()
-  @Property({ length: 100 })
-  name!: string;
-
+export class Role extends NamedRecord<'description'> {
   @Field()
   @Property({ length: 500 })
   description: string = '';
-
-  @Field(() => ActiveStatus)
-  @Property({ type: 'smallint' })
-  status: ActiveStatus = ActiveStatus.ACTIVE;
 }
