@@ -57,7 +57,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // A JSON API: every body that is not JSON is refused with 415.
     api.removeContentTypeParser('text/plain');
     api.setErrorHandler((err, request, reply) => {
-      const answer = answerFor(err, request.log);
+      const answer = answerFor(err);
+      if (answer.status >= 500) request.log.error({ err }, 'request failed');
       if (request.url.startsWith('/graphql')) {
         return reply.code(answer.status).send({ errors: [{ message: answer.message, extensions: { code: answer.code } }] });
       }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { User } from '../../src/domains/users/user.entity';
-import { UserType } from '../../src/domains/users/user.entity';
+import { isCustomerType } from '../../src/domains/users/user.entity';
 import type { Organization } from '../../src/domains/workspace/organization.entity';
 import { Nullable, Timestamp } from '../schemas';
 
@@ -38,8 +38,6 @@ export const UserProfileBody = Type.Composite([
   }),
 ]);
 
-const isCustomer = (u: User) => u.userType === UserType.DISTRIBUTOR || u.userType === UserType.RETAILER;
-
 /** Needs the user's role, town and route loaded. */
 export function presentUser(user: User) {
   return {
@@ -52,7 +50,7 @@ export function presentUser(user: User) {
     role_name: user.role.name,
     user_type: user.userType,
     status: user.status,
-    ...(isCustomer(user) ? { store_name: user.storeName } : {}),
+    ...(isCustomerType(user.userType) ? { store_name: user.storeName } : {}),
     town_id: user.town?.id ?? null,
     town_name: user.town?.name ?? null,
     route_id: user.route?.id ?? null,

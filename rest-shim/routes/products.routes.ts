@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { MAX_PACK_COUNT } from '../../src/domains/products/product.service';
 import { paginated } from '../envelope';
 import { presentProduct, ProductBody } from '../presenters/product.presenter';
 import { createdResponse, listResponse, Nullable, PageQuery, StatusFilter } from '../schemas';
@@ -16,8 +17,8 @@ const VariantInput = Type.Object({
   mrp: Type.Number({ minimum: 0 }),
   sp: Type.Number({ minimum: 0 }),
   variant_size: Type.Optional(Type.String({ maxLength: 50 })),
-  variant_quantity: Type.Optional(Type.Integer({ minimum: 1 })),
-  container_quantity: Type.Optional(Type.Integer({ minimum: 1 })),
+  variant_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PACK_COUNT })),
+  container_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PACK_COUNT })),
 });
 
 const CreateProductBody = Type.Object({

@@ -1,5 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ValidationError } from './app-error';
 import { describeViolation, type SchemaViolation } from './validation-message';
 
@@ -25,12 +24,12 @@ interface FastifyLikeError {
 
 /**
  * Turns any thrown value into a status and a message that leaks nothing: AppErrors speak for
- * themselves, Fastify's own client errors keep their 4xx, everything else is logged and becomes 500.
+ * themselves, Fastify's own client errors keep their 4xx, everything else becomes 500 (the caller
+ * logs those with the request id).
  * `fieldStyle` spells field names the way the caller's interface does.
  */
 export function answerFor(
   err: unknown,
-  log: FastifyBaseLogger,
   fieldStyle: (field: string) => string = snakeCaseField,
 ): ErrorAnswer {
   if (err instanceof ValidationError && err.field) {
@@ -56,6 +55,5 @@ export function answerFor(
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, code: 'BAD_REQUEST', message: e.message ?? 'Bad request' };
   }
-  log.error({ err }, 'unexpected error');
   return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
 }

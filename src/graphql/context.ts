@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
@@ -9,6 +9,8 @@ export interface GraphqlContext {
   ctx: RequestContext;
   services: Services;
   loaders: Loaders;
+  /** The request's logger (carries the request id). */
+  log: FastifyBaseLogger;
   /** Spends one unit of a named budget for this request (429 when spent). */
   spend(limit: keyof Limits): Promise<void>;
 }
@@ -19,6 +21,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     ctx: request.ctx,
     services,
     loaders: createLoaders(request.ctx.em),
+    log: request.log,
     spend: (limit) => limits[limit](request, reply),
   };
 }

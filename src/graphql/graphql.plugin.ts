@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { graphqlContext, type GraphqlContext } from './context';
-import { formatGraphqlError } from './format-error';
+import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { complexityPlugin, depthRule } from './limits';
 import { graphqlSchema } from './schema';
 
@@ -18,8 +18,8 @@ export async function graphqlPlugin(app: FastifyInstance, opts: { services: Serv
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
     validationRules: [depthRule],
-    formatError: formatGraphqlError(app.log),
-    plugins: [ApolloServerPluginLandingPageDisabled(), complexityPlugin(schema)],
+    formatError: formatGraphqlError,
+    plugins: [ApolloServerPluginLandingPageDisabled(), complexityPlugin(schema), errorLoggingPlugin],
   });
   await apollo.start();
   // Stopping in onClose (not the drain plugin, which deadlocks app.close()).

@@ -205,7 +205,7 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         [{ variants: [v({ sp: 11 })] }, 'variants[0].sp must not exceed mrp'],
         [{ variants: [v({ mrp: 10.005 })] }, 'variants[0].mrp must have at most two decimal places'],
         [{ variants: [v({ itemSkuCode: 'DUP' }), v({ itemSkuCode: 'DUP' })] }, /^variants\[1\]\.itemSkuCode repeats /],
-        [{ variants: [v({ variantQuantity: 0 })] }, 'variants[0].variantQuantity must be an integer >= 1'],
+        [{ variants: [v({ variantQuantity: 0 })] }, 'variants[0].variantQuantity must be an integer from 1 to 1000000'],
       ];
       for (const [over, message] of bad) expectError(await gql(CREATE_PRODUCT, { input: productInput(over) }, ws.token), 'BAD_USER_INPUT', message);
       expectError(await gql(CREATE_PRODUCT, { input: productInput() }, employeeToken), 'FORBIDDEN');

@@ -29,6 +29,11 @@ describe('userAgentProblem', () => {
     ['PostmanRuntime/7.42.0', /API key/],
     ['Apache-HttpClient/4.5.14 (Java/17)', /API key/],
     ['Scrapy/2.11 (+https://scrapy.org)', /API key/],
+    ['Java-http-client/21.0.2', /API key/],
+    ['python-urllib3/2.2.1', /API key/],
+    ['Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.22621.2506', /API key/],
+    ['Mozilla/4.0 (compatible; Win32; WinHttp.WinHttpRequest.5)', /API key/],
+    ['libcurl-agent/1.0', /API key/],
   ])('refuses %s', (agent, reason) => {
     expect(userAgentProblem(agent)).toMatch(reason);
   });

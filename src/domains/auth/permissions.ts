@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError } from '../../errors/app-error';
-import { UserType } from '../users/user.entity';
+import { isCustomerType } from '../users/user.entity';
 
 /**
  * Who may do what, beyond the admin-only operations the interface names. Staff (admins and
@@ -11,7 +11,7 @@ import { UserType } from '../users/user.entity';
 /** True when the caller is a customer (distributor or retailer) signed in with a session. */
 export function isCustomer(ctx: RequestContext): boolean {
   const p = ctx.requirePrincipal();
-  return p.kind === 'session' && (p.userType === UserType.DISTRIBUTOR || p.userType === UserType.RETAILER);
+  return p.kind === 'session' && isCustomerType(p.userType);
 }
 
 /** Admins and employees pass; customers get 403. */

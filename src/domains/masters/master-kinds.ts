@@ -40,7 +40,7 @@ const none = async () => ({});
 const noScope = () => ({});
 
 async function townOf(ctx: RequestContext, townId: number | undefined, creating: boolean): Promise<Partial<Route>> {
-  if (townId === undefined) {
+  if (townId == null) {
     if (creating) throw new ValidationError('townId', 'is required');
     return {};
   }
@@ -56,7 +56,7 @@ export const MASTER_KINDS = {
     label: 'Product class',
     populate: [],
     extras: async (_ctx, input, creating) =>
-      input.unit !== undefined || creating ? { unit: rules.requiredText('unit', input.unit ?? 'piece', 20) } : {},
+      input.unit != null || creating ? { unit: rules.requiredText('unit', input.unit ?? 'piece', 20) } : {},
     uniqueWith: noScope,
   } satisfies MasterKind<ProductClass>,
   roles: {
@@ -64,7 +64,7 @@ export const MASTER_KINDS = {
     label: 'Role',
     populate: [],
     extras: async (_ctx, input) =>
-      input.description !== undefined ? { description: rules.optionalText('description', input.description, 500) } : {},
+      input.description != null ? { description: rules.optionalText('description', input.description, 500) } : {},
     uniqueWith: noScope,
   } satisfies MasterKind<Role>,
   towns: { entity: Town, label: 'Town', populate: [], extras: none, uniqueWith: noScope } satisfies MasterKind<Town>,

@@ -19,7 +19,7 @@ export class MasterService {
     const kind = this.kind(kindName);
     const { page, limit, offset } = resolvePage(pageRequest);
     const where = {
-      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.status != null ? { status: filter.status } : {}),
       ...searchCondition<object>(filter.search, [(p) => ({ name: { $ilike: p } })]),
     } as FilterQuery<MasterEntity>;
     const [items, total] = await ctx.em.findAndCount(kind.entity, where, {
@@ -45,7 +45,7 @@ export class MasterService {
     const kind = this.kind(kindName);
     const data = {
       name: rules.requiredText('name', input.name, 120),
-      status: input.status === undefined ? 1 : this.status(input.status),
+      status: input.status == null ? 1 : this.status(input.status),
       ...(await kind.extras(ctx, input, true)),
     } as Partial<MasterEntity>;
     await this.assertNameFree(ctx, kind, data);
@@ -60,8 +60,8 @@ export class MasterService {
     const kind = this.kind(kindName);
     const record = await this.get(ctx, kindName, id);
     const data = {
-      ...(input.name !== undefined ? { name: rules.requiredText('name', input.name, 120) } : {}),
-      ...(input.status !== undefined ? { status: this.status(input.status) } : {}),
+      ...(input.name != null ? { name: rules.requiredText('name', input.name, 120) } : {}),
+      ...(input.status != null ? { status: this.status(input.status) } : {}),
       ...(await kind.extras(ctx, input, false)),
     } as Partial<MasterEntity>;
     await this.assertNameFree(ctx, kind, { name: record.name, ...data }, record);

@@ -18,6 +18,8 @@ export interface PricedLine {
 /** Most lines one order may have, and most units of one line. */
 export const MAX_ORDER_LINES = 200;
 export const MAX_LINE_QUANTITY = 1_000_000;
+/** Largest amount a line or an order total may reach, in paise: what numeric(14,2) holds. */
+export const MAX_AMOUNT_PAISE = 99_999_999_999_999;
 
 /** Checks the shape of the lines: non-empty, positive integer quantities, no repeated variant. */
 export function validateLines(lines: OrderLineInput[]): void {
@@ -53,6 +55,9 @@ export function priceLines(lines: OrderLineInput[], variants: Map<number, Produc
     const unitPaise = Math.round(variant.sp * 100);
     const amountPaise = unitPaise * line.quantity;
     totalPaise += amountPaise;
+    if (amountPaise > MAX_AMOUNT_PAISE || totalPaise > MAX_AMOUNT_PAISE) {
+      throw new ValidationError(`items[${i}].quantity`, `makes the order amount exceed ${MAX_AMOUNT_PAISE / 100}`);
+    }
     return { variant, quantity: line.quantity, unitPrice: unitPaise / 100, amount: amountPaise / 100 };
   });
   return { lines: priced, total: totalPaise / 100 };

@@ -25,7 +25,7 @@ export class OrderResolver {
 
   @Query(() => Order)
   async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
-    return (await services.orders.get(ctx, id)).order;
+    return services.orders.find(ctx, id);
   }
 
   @Mutation(() => CreateOrderPayload)
@@ -37,7 +37,7 @@ export class OrderResolver {
   @Mutation(() => Order, { description: 'Moves an order to its next status (staff only).' })
   updateOrderStatus(
     @Arg('id', () => Int) id: number,
-    @Arg('status', () => OrderStatus) status: OrderStatus,
+    @Arg('orderStatus', () => OrderStatus, { description: 'The next status: FORWARDED, APPROVED or DELIVERED' }) status: OrderStatus,
     @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<Order> {
     return services.orders.changeStatus(ctx, id, status);

@@ -72,10 +72,16 @@ export class OrderService {
     return { items, total, page, limit };
   }
 
-  /** One order with its lines, customer, delivery details and status history; 404 when not visible. */
-  async get(ctx: RequestContext, id: number): Promise<OrderDetail> {
+  /** One order with its customer and delivery places; 404 when it does not exist or is not visible. */
+  async find(ctx: RequestContext, id: number): Promise<Order> {
     const order = await ctx.em.findOne(Order, { id, ...this.visibility(ctx) }, { populate: [...LIST_POPULATE, 'customer.town', 'customer.route'] });
     if (!order) throw new NotFoundError('Order', id);
+    return order;
+  }
+
+  /** One order with its lines, customer, delivery details and status history; 404 when not visible. */
+  async get(ctx: RequestContext, id: number): Promise<OrderDetail> {
+    const order = await this.find(ctx, id);
     const [items, history] = await Promise.all([
       ctx.em.find(OrderItem, { order: id }, { populate: ['variant.product'], orderBy: { id: 'asc' } }),
       ctx.em.find(OrderStatusHistory, { order: id }, { orderBy: { changedAt: 'asc', id: 'asc' } }),
@@ -89,7 +95,7 @@ export class OrderService {
    */
   async create(ctx: RequestContext, input: CreateOrderInput): Promise<CreatedOrder> {
     validateLines(input.items);
-    const orderDate = input.orderDate === undefined ? rules.todayUtc() : rules.calendarDate('orderDate', input.orderDate);
+    const orderDate = input.orderDate == null ? rules.todayUtc() : rules.calendarDate('orderDate', input.orderDate);
     const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
     if (deliveryDate && deliveryDate < orderDate) throw new ValidationError('deliveryDate', 'must not be before orderDate');
     const modeOfPayment = input.modeOfPayment ? rules.oneOf('modeOfPayment', input.modeOfPayment, PAYMENT_MODES) : null;
@@ -151,17 +157,17 @@ export class OrderService {
   }
 
   private listWhere(ctx: RequestContext, filter: OrderFilter): FilterQuery<Order> {
-    const dateFrom = filter.dateFrom === undefined ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
-    const dateTo = filter.dateTo === undefined ? undefined : rules.calendarDate('dateTo', filter.dateTo);
+    const dateFrom = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
+    const dateTo = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
-    if (filter.status !== undefined) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
+    if (filter.status != null) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
     // Every condition is ANDed, so no filter can ever widen the caller's visibility.
     const conditions: FilterQuery<Order>[] = [
       this.visibility(ctx),
-      filter.status !== undefined ? { status: filter.status } : {},
+      filter.status != null ? { status: filter.status } : {},
       dateFrom ? { orderDate: { $gte: dateFrom } } : {},
       dateTo ? { orderDate: { $lte: dateTo } } : {},
-      filter.userId !== undefined ? { customer: filter.userId } : {},
+      filter.userId != null ? { customer: filter.userId } : {},
       searchCondition<FilterQuery<Order>>(filter.search, [
         (p) => ({ orderCode: { $ilike: p } }),
         (p) => ({ customer: { firstName: { $ilike: p } } }),

@@ -37,6 +37,9 @@ export interface CreateProductInput {
   variants?: VariantInput[];
 }
 
+/** Largest variant_quantity or container_quantity. */
+export const MAX_PACK_COUNT = 1_000_000;
+
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
 
@@ -46,7 +49,7 @@ export class ProductService {
   async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<Product>> {
     const { page, limit, offset } = resolvePage(pageRequest);
     const where: FilterQuery<Product> = {
-      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.status != null ? { status: filter.status } : {}),
       ...searchCondition<FilterQuery<Product>>(filter.search, [(p) => ({ name: { $ilike: p } })]),
     };
     const [items, total] = await ctx.em.findAndCount(Product, where, {
@@ -72,7 +75,7 @@ export class ProductService {
     const data = {
       name: rules.requiredText('productName', input.productName, 200),
       hsn: this.hsn(input.productHsn),
-      colorCode: input.productColorCode === undefined ? '#000000' : rules.hexColour('productColorCode', input.productColorCode),
+      colorCode: input.productColorCode == null ? '#000000' : rules.hexColour('productColorCode', input.productColorCode),
       description: rules.optionalText('productDescription', input.productDescription, 5000),
       image: input.productImage ? rules.httpUrl('productImage', input.productImage) : null,
     };
@@ -120,8 +123,10 @@ export class ProductService {
   }
 
   private count(field: string, value: number | undefined): number {
-    if (value === undefined) return 1;
-    if (!Number.isInteger(value) || value < 1) throw new ValidationError(field, 'must be an integer >= 1');
+    if (value == null) return 1;
+    if (!Number.isInteger(value) || value < 1 || value > MAX_PACK_COUNT) {
+      throw new ValidationError(field, `must be an integer from 1 to ${MAX_PACK_COUNT}`);
+    }
     return value;
   }
 

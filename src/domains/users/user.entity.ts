@@ -15,6 +15,11 @@ export enum UserType {
 }
 registerEnumType(UserType, { name: 'UserType' });
 
+/** Distributors and retailers: the workspace's customers. */
+export function isCustomerType(userType: UserType): boolean {
+  return userType === UserType.DISTRIBUTOR || userType === UserType.RETAILER;
+}
+
 
 /** A person of a workspace: admin, employee, or a customer (distributor or retailer). */
 @ObjectType()

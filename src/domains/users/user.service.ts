@@ -1,4 +1,5 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
@@ -46,8 +47,8 @@ export class UserService {
     requireStaff(ctx);
     const { page, limit, offset } = resolvePage(pageRequest);
     const where: FilterQuery<User> = {
-      ...(filter.userType !== undefined ? { userType: filter.userType } : {}),
-      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.userType != null ? { userType: filter.userType } : {}),
+      ...(filter.status != null ? { status: filter.status } : {}),
       ...searchCondition<FilterQuery<User>>(filter.search, [
         (p) => ({ firstName: { $ilike: p } }),
         (p) => ({ lastName: { $ilike: p } }),
@@ -102,20 +103,13 @@ export class UserService {
     const role = await ctx.em.findOne(Role, { id: input.roleId, status: 1 });
     if (!role) throw new ValidationError('roleId', 'does not name an active role of this workspace');
     const { town, route } = await this.place(ctx, input.townId ?? null, input.routeId ?? null);
-    await this.assertSeatAvailable(ctx);
     await assertContactsUnused(ctx.em, data.officialEmail, data.primaryContactNumber);
+    const passwordHash = await hashPassword(data.password); // slow on purpose: outside the lock
 
-    const user = ctx.em.create(User, {
-      organizationId: ctx.organizationId,
-      ...data,
-      passwordHash: await hashPassword(data.password),
-      role,
-      userType,
-      town,
-      route,
+    return ctx.em.transactional(async (tx) => {
+      await this.assertSeatAvailable(tx, ctx.organizationId);
+      return tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
     });
-    await ctx.em.flush();
-    return user;
   }
 
   /** The customer's town and route; a route must lie in the given town (or sets it). */
@@ -129,10 +123,13 @@ export class UserService {
     return { town: town ?? route.town, route };
   }
 
-  /** Refuses a new user once the workspace has max_users active users. */
-  private async assertSeatAvailable(ctx: RequestContext): Promise<void> {
-    const organization = await ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
-    const active = await ctx.em.count(User, { status: ActiveStatus.ACTIVE });
+  /**
+   * Refuses a new user once the workspace has max_users active users. Locks the organization row
+   * until the caller's transaction ends, so concurrent creates cannot overshoot the limit.
+   */
+  private async assertSeatAvailable(tx: EntityManager, organizationId: number): Promise<void> {
+    const organization = await tx.findOneOrFail(Organization, { id: organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const active = await tx.count(User, { status: ActiveStatus.ACTIVE });
     if (active >= organization.maxUsers) {
       throw new ValidationError(null, `This workspace has reached its limit of ${organization.maxUsers} active users`);
     }

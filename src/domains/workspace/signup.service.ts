@@ -95,7 +95,7 @@ export class SignupService {
     const taken = await em.find(
       Organization,
       { slug: { $like: `${stem}%` } },
-      { fields: ['slug'], filters: false },
+      { fields: ['slug'] },
     );
     const used = new Set(taken.map((o) => o.slug));
     if (!used.has(stem)) return stem;

@@ -45,18 +45,18 @@ export class WorkspaceService {
     ctx.requireAdmin();
     const changes: Partial<WorkspaceConfig> = {};
     if (input.logo !== undefined) changes.logo = input.logo === null || input.logo.trim() === '' ? null : rules.httpUrl('logo', input.logo);
-    if (input.primaryColor !== undefined) changes.primaryColor = rules.hexColour('primaryColor', input.primaryColor);
-    if (input.secondaryColor !== undefined) changes.secondaryColor = rules.hexColour('secondaryColor', input.secondaryColor);
-    if (input.orgFooterName !== undefined) changes.orgFooterName = rules.optionalText('orgFooterName', input.orgFooterName, 200);
-    if (input.orgAddress !== undefined) changes.orgAddress = rules.optionalText('orgAddress', input.orgAddress, 500);
-    if (input.contactNumber !== undefined) {
+    if (input.primaryColor != null) changes.primaryColor = rules.hexColour('primaryColor', input.primaryColor);
+    if (input.secondaryColor != null) changes.secondaryColor = rules.hexColour('secondaryColor', input.secondaryColor);
+    if (input.orgFooterName != null) changes.orgFooterName = rules.optionalText('orgFooterName', input.orgFooterName, 200);
+    if (input.orgAddress != null) changes.orgAddress = rules.optionalText('orgAddress', input.orgAddress, 500);
+    if (input.contactNumber != null) {
       changes.contactNumber = input.contactNumber.trim() === '' ? '' : rules.phone('contactNumber', input.contactNumber);
     }
-    if (input.gstin !== undefined) changes.gstin = this.code('gstin', input.gstin, GSTIN, 'a 15-character GSTIN');
-    if (input.fssai !== undefined) changes.fssai = this.code('fssai', input.fssai, FSSAI, 'a 14-digit FSSAI licence number');
-    if (input.orderTiming !== undefined) changes.orderTiming = rules.timeWindow('orderTiming', input.orderTiming);
-    if (input.pageLimit !== undefined) changes.pageLimit = this.pageLimit(input.pageLimit);
-    if (input.chatbotEnabled !== undefined) changes.chatbotEnabled = input.chatbotEnabled;
+    if (input.gstin != null) changes.gstin = this.code('gstin', input.gstin, GSTIN, 'a 15-character GSTIN');
+    if (input.fssai != null) changes.fssai = this.code('fssai', input.fssai, FSSAI, 'a 14-digit FSSAI licence number');
+    if (input.orderTiming != null) changes.orderTiming = rules.timeWindow('orderTiming', input.orderTiming);
+    if (input.pageLimit != null) changes.pageLimit = this.pageLimit(input.pageLimit);
+    if (input.chatbotEnabled != null) changes.chatbotEnabled = input.chatbotEnabled;
     const config = await this.config(ctx);
     ctx.em.assign(config, changes);
     await ctx.em.flush();
