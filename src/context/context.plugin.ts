@@ -36,15 +36,13 @@ export const contextPlugin = fp(
   async (app: FastifyInstance, opts: { orm: MikroORM; sessions: SessionService }) => {
     app.decorateRequest('ctx', null as unknown as RequestContext);
     app.addHook('onRequest', async (request) => {
-      const apiKey = request.headers['x-api-key'];
-      if (apiKey === undefined) {
-        const problem = userAgentProblem(request.headers['user-agent']);
-        if (problem) throw new ForbiddenError(problem);
-      }
-      if (apiKey !== undefined) {
-        // No API key can be valid before keys are issued; never let the header pass unchecked.
+      if (request.headers['x-api-key'] !== undefined) {
+        // Key-authenticated requests skip the User-Agent rule, but no key is valid before keys
+        // are issued: the header must never let a request pass unchecked.
         throw new UnauthenticatedError('Invalid API key');
       }
+      const problem = userAgentProblem(request.headers['user-agent']);
+      if (problem) throw new ForbiddenError(problem);
       const em = opts.orm.em.fork();
       let principal: Principal | null = null;
       const token = bearerToken(request);
