@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, seedCatalog, signIn, unique, uniquePhone, type Catalog, type Workspace } from '../helpers/fixtures';
+import { expectGraphqlData, expectGraphqlError, type GraphqlAnswer } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Gql = { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }>; statusCode: number };
-
-function expectError(res: Gql, code: string, message?: string | RegExp): void {
-  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
-  expect(res.errors![0].extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
-  else if (message) expect(res.errors![0].message).toMatch(message);
-  expect(res.data ?? null).toBeNull();
-  expect(JSON.stringify(res.errors)).not.toMatch(/stacktrace|\bselect\b|\binsert into\b/i);
-}
-
-function ok(res: Gql): any {
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.statusCode).toBe(200);
-  return res.data;
-}
 
 const USER_FIELDS = 'id firstName lastName officialEmail primaryContactNumber userType status storeName organizationId role { id name } town { name } route { name }';
 const CONFIG_FIELDS = 'primaryColor secondaryColor orderTiming pageLimit chatbotEnabled gstin logo orgFooterName organizationId';
@@ -39,8 +23,8 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
   let ws2: Workspace;
   let cat2: Catalog;
   let employeeToken: string;
-  const gql = (query: string, variables?: Record<string, unknown>, token?: string) => t.graphql(query, variables, token) as Promise<Gql>;
-  const userTotal = async (token = ws.token) => ok(await gql(USERS, {}, token)).users.pageInfo.total as number;
+  const gql = (query: string, variables?: Record<string, unknown>, token?: string) => t.graphql(query, variables, token) as Promise<GraphqlAnswer>;
+  const userTotal = async (token = ws.token) => expectGraphqlData(await gql(USERS, {}, token)).users.pageInfo.total as number;
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -54,26 +38,26 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
 
   describe('me, workspace and workspaceConfig', () => {
     it('answers me for the signed-in user only', async () => {
-      const { me } = ok(await gql(`{ me { ${USER_FIELDS} } }`, {}, ws.token));
+      const { me } = expectGraphqlData(await gql(`{ me { ${USER_FIELDS} } }`, {}, ws.token));
       expect(me).toMatchObject({ id: ws.adminId, firstName: 'Admin', userType: 'ADMIN', status: 'ACTIVE', organizationId: ws.organizationId, role: { id: ws.roles.Admin, name: 'Admin' } });
-      expect(ok(await gql('{ me { id userType } }', {}, cat.distributorToken)).me).toEqual({ id: cat.distributorId, userType: 'DISTRIBUTOR' });
-      expectError(await gql('{ me { id } }'), 'UNAUTHENTICATED');
-      expectError(await gql('{ me { id } }', {}, 'not-a-token'), 'UNAUTHENTICATED');
+      expect(expectGraphqlData(await gql('{ me { id userType } }', {}, cat.distributorToken)).me).toEqual({ id: cat.distributorId, userType: 'DISTRIBUTOR' });
+      expectGraphqlError(await gql('{ me { id } }'), 'UNAUTHENTICATED');
+      expectGraphqlError(await gql('{ me { id } }', {}, 'not-a-token'), 'UNAUTHENTICATED');
     });
 
     it('shows the caller’s workspace and its default configuration', async () => {
-      const { workspace } = ok(await gql('{ workspace { id workspaceId slug displayName domain plan status maxUsers } }', {}, employeeToken));
+      const { workspace } = expectGraphqlData(await gql('{ workspace { id workspaceId slug displayName domain plan status maxUsers } }', {}, employeeToken));
       expect(workspace).toEqual({ id: ws.organizationId, workspaceId: expect.stringMatching(/^ws_[0-9a-f]{16}$/), slug: ws.slug, displayName: 'Acme Dairy', domain: null, plan: 'FREE', status: 'TRIAL', maxUsers: 25 });
-      const { workspaceConfig } = ok(await gql(`{ workspaceConfig { ${CONFIG_FIELDS} } }`, {}, cat.distributorToken));
+      const { workspaceConfig } = expectGraphqlData(await gql(`{ workspaceConfig { ${CONFIG_FIELDS} } }`, {}, cat.distributorToken));
       expect(workspaceConfig).toEqual({ primaryColor: '#1F4E79', secondaryColor: '#F2A900', orderTiming: '00:00-23:59', pageLimit: 20, chatbotEnabled: false, gstin: '', logo: null, orgFooterName: 'Acme Dairy', organizationId: ws.organizationId });
     });
 
     it('lets only admins update the configuration, validating every field first', async () => {
-      const read = async (token = ws.token) => ok(await gql(`{ workspaceConfig { ${CONFIG_FIELDS} } }`, {}, token)).workspaceConfig;
+      const read = async (token = ws.token) => expectGraphqlData(await gql(`{ workspaceConfig { ${CONFIG_FIELDS} } }`, {}, token)).workspaceConfig;
       const before = await read();
-      expectError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }, employeeToken), 'FORBIDDEN');
-      expectError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }, cat.distributorToken), 'FORBIDDEN');
-      expectError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }), 'UNAUTHENTICATED');
+      expectGraphqlError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }, employeeToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }, cat.distributorToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(UPDATE_CONFIG, { input: { primaryColor: '#000000' } }), 'UNAUTHENTICATED');
       const bad: Array<[Record<string, unknown>, string]> = [
         [{ secondaryColor: '#00FF00', primaryColor: 'blue' }, 'primaryColor must be a colour in the form #RRGGBB'],
         [{ primaryColor: '#12345' }, 'primaryColor must be a colour in the form #RRGGBB'],
@@ -82,11 +66,11 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         [{ logo: 'ftp://cdn.example.test/logo.png' }, 'logo must be an http or https URL'],
         [{ gstin: 'SHORT' }, 'gstin must be a 15-character GSTIN'],
       ];
-      for (const [input, message] of bad) expectError(await gql(UPDATE_CONFIG, { input }, ws.token), 'BAD_USER_INPUT', message);
+      for (const [input, message] of bad) expectGraphqlError(await gql(UPDATE_CONFIG, { input }, ws.token), 'BAD_USER_INPUT', message);
       expect(await read()).toEqual(before);
 
       const input = { primaryColor: '#abcdef', orderTiming: '08:00-18:30', pageLimit: 50, chatbotEnabled: true, gstin: '27aapfu0939f1zv', logo: 'https://cdn.example.test/logo.png' };
-      const updated = ok(await gql(UPDATE_CONFIG, { input }, ws.token)).updateWorkspaceConfig;
+      const updated = expectGraphqlData(await gql(UPDATE_CONFIG, { input }, ws.token)).updateWorkspaceConfig;
       const expected = { ...before, ...input, primaryColor: '#ABCDEF', gstin: '27AAPFU0939F1ZV' };
       expect(updated).toEqual(expected);
       expect(await read(employeeToken)).toEqual(expected);
@@ -97,25 +81,25 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
   describe('users', () => {
     const newUser = (over: Record<string, unknown> = {}) => {
       const n = unique();
-      return { firstName: `Gql${n}`, lastName: 'Person', officialEmail: `Gql.User${n}@Example.TEST`, primaryContactNumber: uniquePhone(), password: 'password123', roleId: ws.roles.Retailer, userType: 'RETAILER', storeName: `Shop ${n}`, ...over };
+      return { firstName: `GraphqlAnswer${n}`, lastName: 'Person', officialEmail: `GraphqlAnswer.User${n}@Example.TEST`, primaryContactNumber: uniquePhone(), password: 'password123', roleId: ws.roles.Retailer, userType: 'RETAILER', storeName: `Shop ${n}`, ...over };
     };
 
     it('creates a user as admin, normalising e-mail and phone', async () => {
-      const town = ok(await gql('mutation { createTown(input: { name: "Nashik" }) { id } }', {}, ws.token)).createTown;
+      const town = expectGraphqlData(await gql('mutation { createTown(input: { name: "Nashik" }) { id } }', {}, ws.token)).createTown;
       const input = newUser({ primaryContactNumber: '+91 98765-43210', townId: town.id });
       const before = await userTotal();
-      const { createUser: user } = ok(await gql(CREATE_USER, { input }, ws.token));
+      const { createUser: user } = expectGraphqlData(await gql(CREATE_USER, { input }, ws.token));
       expect(user).toEqual({
         id: expect.any(Number), firstName: input.firstName, lastName: 'Person', officialEmail: (input.officialEmail as string).toLowerCase(),
         primaryContactNumber: '+919876543210', userType: 'RETAILER', status: 'ACTIVE', storeName: input.storeName,
         organizationId: ws.organizationId, role: { id: ws.roles.Retailer, name: 'Retailer' }, town: { name: 'Nashik' }, route: null,
       });
       expect(await userTotal()).toBe(before + 1);
-      expect(ok(await gql(`query($id: Int!) { user(id: $id) { id storeName town { name } } }`, { id: user.id }, employeeToken)).user).toEqual({ id: user.id, storeName: input.storeName, town: { name: 'Nashik' } });
+      expect(expectGraphqlData(await gql(`query($id: Int!) { user(id: $id) { id storeName town { name } } }`, { id: user.id }, employeeToken)).user).toEqual({ id: user.id, storeName: input.storeName, town: { name: 'Nashik' } });
       // A duplicate e-mail (any case, any workspace) or phone is a conflict.
-      expectError(await gql(CREATE_USER, { input: newUser({ officialEmail: (input.officialEmail as string).toUpperCase() }) }, ws.token), 'CONFLICT', 'A user with this e-mail address already exists');
-      expectError(await gql(CREATE_USER, { input: newUser({ officialEmail: input.officialEmail, roleId: ws2.roles.Retailer }) }, ws2.token), 'CONFLICT', 'A user with this e-mail address already exists');
-      expectError(await gql(CREATE_USER, { input: newUser({ primaryContactNumber: '+919876543210' }) }, ws.token), 'CONFLICT', 'A user with this phone number already exists');
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser({ officialEmail: (input.officialEmail as string).toUpperCase() }) }, ws.token), 'CONFLICT', 'A user with this e-mail address already exists');
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser({ officialEmail: input.officialEmail, roleId: ws2.roles.Retailer }) }, ws2.token), 'CONFLICT', 'A user with this e-mail address already exists');
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser({ primaryContactNumber: '+919876543210' }) }, ws.token), 'CONFLICT', 'A user with this phone number already exists');
       expect(await userTotal()).toBe(before + 1);
     });
 
@@ -130,37 +114,37 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         [{ roleId: ws2.roles.Retailer }, 'roleId does not name an active role of this workspace'],
         [{ townId: 999999 }, 'townId does not name a town of this workspace'],
       ];
-      for (const [over, message] of bad) expectError(await gql(CREATE_USER, { input: newUser(over) }, ws.token), 'BAD_USER_INPUT', message);
-      expectError(await gql(CREATE_USER, { input: newUser({ userType: 'OWNER' }) }, ws.token), 'BAD_USER_INPUT', /^Variable "\$input" got invalid value "OWNER"/);
-      expectError(await gql(CREATE_USER, { input: newUser() }, employeeToken), 'FORBIDDEN');
-      expectError(await gql(CREATE_USER, { input: newUser() }, cat.distributorToken), 'FORBIDDEN');
-      expectError(await gql(CREATE_USER, { input: newUser() }), 'UNAUTHENTICATED');
+      for (const [over, message] of bad) expectGraphqlError(await gql(CREATE_USER, { input: newUser(over) }, ws.token), 'BAD_USER_INPUT', message);
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser({ userType: 'OWNER' }) }, ws.token), 'BAD_USER_INPUT', /^Variable "\$input" got invalid value "OWNER"/);
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser() }, employeeToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser() }, cat.distributorToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(CREATE_USER, { input: newUser() }), 'UNAUTHENTICATED');
       expect(await userTotal()).toBe(before);
     });
 
     it('lists users for staff with filters and pageInfo; customers are refused', async () => {
-      const all = ok(await gql(USERS, { limit: 2 }, employeeToken)).users;
+      const all = expectGraphqlData(await gql(USERS, { limit: 2 }, employeeToken)).users;
       expect(all.nodes).toHaveLength(2);
       const total = all.pageInfo.total;
       expect(all.pageInfo).toEqual({ total, page: 1, limit: 2, totalPages: Math.ceil(total / 2) });
-      const distributors = ok(await gql(USERS, { userType: 'DISTRIBUTOR' }, ws.token)).users;
+      const distributors = expectGraphqlData(await gql(USERS, { userType: 'DISTRIBUTOR' }, ws.token)).users;
       expect(distributors.nodes).toEqual([{ id: cat.distributorId, firstName: expect.any(String), userType: 'DISTRIBUTOR', role: { name: 'Distributor' } }]);
-      expect(ok(await gql(USERS, { search: 'admin' }, ws.token)).users.nodes.map((u: any) => u.id)).toEqual([ws.adminId]);
-      expect(ok(await gql(USERS, { status: 'INACTIVE' }, ws.token)).users.pageInfo.total).toBe(0);
-      expect(ok(await gql(USERS, {}, ws2.token)).users.nodes.map((u: any) => u.id)).not.toContain(ws.adminId);
-      expectError(await gql(USERS, { limit: 101 }, ws.token), 'BAD_USER_INPUT', 'limit must be an integer from 1 to 100');
-      expectError(await gql(USERS, {}, cat.distributorToken), 'FORBIDDEN');
+      expect(expectGraphqlData(await gql(USERS, { search: 'admin' }, ws.token)).users.nodes.map((u: any) => u.id)).toEqual([ws.adminId]);
+      expect(expectGraphqlData(await gql(USERS, { status: 'INACTIVE' }, ws.token)).users.pageInfo.total).toBe(0);
+      expect(expectGraphqlData(await gql(USERS, {}, ws2.token)).users.nodes.map((u: any) => u.id)).not.toContain(ws.adminId);
+      expectGraphqlError(await gql(USERS, { limit: 101 }, ws.token), 'BAD_USER_INPUT', 'limit must be an integer from 1 to 100');
+      expectGraphqlError(await gql(USERS, {}, cat.distributorToken), 'FORBIDDEN');
     });
 
     it('reads one user: staff anyone, customers themselves, nobody another workspace’s', async () => {
       const USER = `query($id: Int!) { user(id: $id) { id userType role { name } } }`;
-      expect(ok(await gql(USER, { id: cat.retailerId }, ws.token)).user).toEqual({ id: cat.retailerId, userType: 'RETAILER', role: { name: 'Retailer' } });
-      expect(ok(await gql(USER, { id: cat.distributorId }, cat.distributorToken)).user.id).toBe(cat.distributorId);
+      expect(expectGraphqlData(await gql(USER, { id: cat.retailerId }, ws.token)).user).toEqual({ id: cat.retailerId, userType: 'RETAILER', role: { name: 'Retailer' } });
+      expect(expectGraphqlData(await gql(USER, { id: cat.distributorId }, cat.distributorToken)).user.id).toBe(cat.distributorId);
       // To a customer every other user is simply not found.
-      expectError(await gql(USER, { id: cat.retailerId }, cat.distributorToken), 'NOT_FOUND', `User ${cat.retailerId} not found`);
-      expectError(await gql(USER, { id: 999999 }, ws.token), 'NOT_FOUND', 'User 999999 not found');
-      expectError(await gql(USER, { id: ws.adminId }, ws2.token), 'NOT_FOUND', `User ${ws.adminId} not found`);
-      expectError(await gql(USER, { id: cat.distributorId }, ws2.token), 'NOT_FOUND', `User ${cat.distributorId} not found`);
+      expectGraphqlError(await gql(USER, { id: cat.retailerId }, cat.distributorToken), 'NOT_FOUND', `User ${cat.retailerId} not found`);
+      expectGraphqlError(await gql(USER, { id: 999999 }, ws.token), 'NOT_FOUND', 'User 999999 not found');
+      expectGraphqlError(await gql(USER, { id: ws.adminId }, ws2.token), 'NOT_FOUND', `User ${ws.adminId} not found`);
+      expectGraphqlError(await gql(USER, { id: cat.distributorId }, ws2.token), 'NOT_FOUND', `User ${cat.distributorId} not found`);
     });
   });
 
@@ -172,27 +156,27 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
 
     it('creates a product with variants as admin and reads it back', async () => {
       const input = productInput();
-      const { createProduct: p } = ok(await gql(CREATE_PRODUCT, { input }, ws.token));
+      const { createProduct: p } = expectGraphqlData(await gql(CREATE_PRODUCT, { input }, ws.token));
       expect(p).toEqual({
         id: expect.any(Number), name: input.productName, hsn: '0405', colorCode: '#FFCC00', description: 'Salted', image: null, status: 'ACTIVE',
         productClass: { id: cat.productClassId, name: expect.stringMatching(/^Milk /) },
         variants: [{ variantName: '100 g', itemSkuCode: input.variants[0].itemSkuCode, mrp: 60, sp: 57.5, variantSize: '100g', variantQuantity: 1, containerQuantity: 24, status: 'ACTIVE', product: { id: p.id } }],
       });
-      const read = ok(await gql(`query($id: Int!) { product(id: $id) { id name variants { sp } productClass { id } } }`, { id: p.id }, cat.distributorToken)).product;
+      const read = expectGraphqlData(await gql(`query($id: Int!) { product(id: $id) { id name variants { sp } productClass { id } } }`, { id: p.id }, cat.distributorToken)).product;
       expect(read).toEqual({ id: p.id, name: input.productName, variants: [{ sp: 57.5 }], productClass: { id: cat.productClassId } });
-      const list = ok(await gql(`{ products(limit: 1) { nodes { id } pageInfo { total page limit totalPages } } }`, {}, ws.token)).products;
+      const list = expectGraphqlData(await gql(`{ products(limit: 1) { nodes { id } pageInfo { total page limit totalPages } } }`, {}, ws.token)).products;
       expect(list).toEqual({ nodes: [{ id: p.id }], pageInfo: { total: 2, page: 1, limit: 1, totalPages: 2 } });
-      const found = ok(await gql(`query($s: String) { products(search: $s) { nodes { id } } }`, { s: input.productName.toUpperCase() }, ws.token)).products;
+      const found = expectGraphqlData(await gql(`query($s: String) { products(search: $s) { nodes { id } } }`, { s: input.productName.toUpperCase() }, ws.token)).products;
       expect(found.nodes).toEqual([{ id: p.id }]);
-      expect(ok(await gql(`{ products(status: INACTIVE) { pageInfo { total } } }`, {}, ws.token)).products.pageInfo.total).toBe(0);
+      expect(expectGraphqlData(await gql(`{ products(status: INACTIVE) { pageInfo { total } } }`, {}, ws.token)).products.pageInfo.total).toBe(0);
       // SKU codes are unique per workspace: the other workspace may reuse this one.
       const reuse = productInput({ productClassId: cat2.productClassId, variants: input.variants });
-      expect(ok(await gql(CREATE_PRODUCT, { input: reuse }, ws2.token)).createProduct.variants[0].itemSkuCode).toBe(input.variants[0].itemSkuCode);
-      expectError(await gql(CREATE_PRODUCT, { input: productInput({ variants: input.variants }) }, ws.token), 'CONFLICT', `SKU code ${input.variants[0].itemSkuCode} is already used in this workspace`);
+      expect(expectGraphqlData(await gql(CREATE_PRODUCT, { input: reuse }, ws2.token)).createProduct.variants[0].itemSkuCode).toBe(input.variants[0].itemSkuCode);
+      expectGraphqlError(await gql(CREATE_PRODUCT, { input: productInput({ variants: input.variants }) }, ws.token), 'CONFLICT', `SKU code ${input.variants[0].itemSkuCode} is already used in this workspace`);
     });
 
     it('refuses invalid products naming the field, non-admins, and other workspaces’ products', async () => {
-      const count = async () => ok(await gql('{ products { pageInfo { total } } }', {}, ws.token)).products.pageInfo.total;
+      const count = async () => expectGraphqlData(await gql('{ products { pageInfo { total } } }', {}, ws.token)).products.pageInfo.total;
       const before = await count();
       const v = (over: Record<string, unknown>) => ({ variantName: '1 kg', itemSkuCode: `X-${unique()}`, mrp: 10, sp: 9, ...over });
       const bad: Array<[Record<string, unknown>, string | RegExp]> = [
@@ -207,12 +191,12 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         [{ variants: [v({ itemSkuCode: 'DUP' }), v({ itemSkuCode: 'DUP' })] }, /^variants\[1\]\.itemSkuCode repeats /],
         [{ variants: [v({ variantQuantity: 0 })] }, 'variants[0].variantQuantity must be an integer from 1 to 1000000'],
       ];
-      for (const [over, message] of bad) expectError(await gql(CREATE_PRODUCT, { input: productInput(over) }, ws.token), 'BAD_USER_INPUT', message);
-      expectError(await gql(CREATE_PRODUCT, { input: productInput() }, employeeToken), 'FORBIDDEN');
-      expectError(await gql(CREATE_PRODUCT, { input: productInput() }, cat.distributorToken), 'FORBIDDEN');
+      for (const [over, message] of bad) expectGraphqlError(await gql(CREATE_PRODUCT, { input: productInput(over) }, ws.token), 'BAD_USER_INPUT', message);
+      expectGraphqlError(await gql(CREATE_PRODUCT, { input: productInput() }, employeeToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(CREATE_PRODUCT, { input: productInput() }, cat.distributorToken), 'FORBIDDEN');
       expect(await count()).toBe(before);
-      expectError(await gql(`query($id: Int!) { product(id: $id) { id } }`, { id: cat2.productId }, ws.token), 'NOT_FOUND', `Product ${cat2.productId} not found`);
-      expectError(await gql(`query($id: Int!) { product(id: $id) { id } }`, { id: cat.productId }, ws2.token), 'NOT_FOUND', `Product ${cat.productId} not found`);
+      expectGraphqlError(await gql(`query($id: Int!) { product(id: $id) { id } }`, { id: cat2.productId }, ws.token), 'NOT_FOUND', `Product ${cat2.productId} not found`);
+      expectGraphqlError(await gql(`query($id: Int!) { product(id: $id) { id } }`, { id: cat.productId }, ws2.token), 'NOT_FOUND', `Product ${cat.productId} not found`);
     });
   });
 
@@ -227,7 +211,7 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
     ];
     let townId: number;
     beforeAll(async () => {
-      townId = ok(await gql('mutation { createTown(input: { name: "Route Town" }) { id } }', {}, ws.token)).createTown.id;
+      townId = expectGraphqlData(await gql('mutation { createTown(input: { name: "Route Town" }) { id } }', {}, ws.token)).createTown.id;
       KINDS[3].create = { townId } as never;
       KINDS[3].created = { town: { id: townId } } as never;
     });
@@ -239,35 +223,35 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         const update = `mutation($id: Int!, $input: ${kind.one}Input!) { update${kind.one}(id: $id, input: $input) { ${select} } }`;
         const list = `query($search: String, $status: ActiveStatus) { ${kind.list}(search: $search, status: $status) { nodes { ${select} } pageInfo { total } } }`;
         const name = `Zeta ${kind.one} ${unique()}`;
-        const made = ok(await gql(create, { input: { name, ...kind.create } }, ws.token))[`create${kind.one}`];
+        const made = expectGraphqlData(await gql(create, { input: { name, ...kind.create } }, ws.token))[`create${kind.one}`];
         expect(made).toEqual({ id: expect.any(Number), name, status: 'ACTIVE', ...kind.created });
-        const found = ok(await gql(list, { search: name.toLowerCase() }, cat.distributorToken))[kind.list];
+        const found = expectGraphqlData(await gql(list, { search: name.toLowerCase() }, cat.distributorToken))[kind.list];
         expect(found).toEqual({ nodes: [made], pageInfo: { total: 1 } });
-        expectError(await gql(create, { input: { name, ...kind.create } }, ws.token), 'CONFLICT', `${kind.label} "${name}" already exists`);
-        expectError(await gql(create, { input: { name: '  ', ...kind.create } }, ws.token), 'BAD_USER_INPUT', 'name is required');
-        expectError(await gql(create, { input: { name: `${name} 2`, ...kind.create } }, employeeToken), 'FORBIDDEN');
+        expectGraphqlError(await gql(create, { input: { name, ...kind.create } }, ws.token), 'CONFLICT', `${kind.label} "${name}" already exists`);
+        expectGraphqlError(await gql(create, { input: { name: '  ', ...kind.create } }, ws.token), 'BAD_USER_INPUT', 'name is required');
+        expectGraphqlError(await gql(create, { input: { name: `${name} 2`, ...kind.create } }, employeeToken), 'FORBIDDEN');
 
-        const renamed = ok(await gql(update, { id: made.id, input: { name: `${name} B`, status: 'INACTIVE' } }, ws.token))[`update${kind.one}`];
+        const renamed = expectGraphqlData(await gql(update, { id: made.id, input: { name: `${name} B`, status: 'INACTIVE' } }, ws.token))[`update${kind.one}`];
         expect(renamed).toEqual({ ...made, name: `${name} B`, status: 'INACTIVE' });
-        expect(ok(await gql(list, { search: name, status: 'INACTIVE' }, ws.token))[kind.list].nodes).toEqual([renamed]);
-        expect(ok(await gql(list, { search: name, status: 'ACTIVE' }, ws.token))[kind.list].pageInfo.total).toBe(0);
-        expectError(await gql(update, { id: made.id, input: { name } }, employeeToken), 'FORBIDDEN');
-        expectError(await gql(update, { id: 999999, input: { name } }, ws.token), 'NOT_FOUND', `${kind.label} 999999 not found`);
+        expect(expectGraphqlData(await gql(list, { search: name, status: 'INACTIVE' }, ws.token))[kind.list].nodes).toEqual([renamed]);
+        expect(expectGraphqlData(await gql(list, { search: name, status: 'ACTIVE' }, ws.token))[kind.list].pageInfo.total).toBe(0);
+        expectGraphqlError(await gql(update, { id: made.id, input: { name } }, employeeToken), 'FORBIDDEN');
+        expectGraphqlError(await gql(update, { id: 999999, input: { name } }, ws.token), 'NOT_FOUND', `${kind.label} 999999 not found`);
         // Another workspace can neither change nor see it.
-        expectError(await gql(update, { id: made.id, input: { name: 'Hijacked' } }, ws2.token), 'NOT_FOUND', `${kind.label} ${made.id} not found`);
-        expect(ok(await gql(list, { search: name }, ws2.token))[kind.list].pageInfo.total).toBe(0);
-        expect(ok(await gql(list, { search: name }, ws.token))[kind.list].nodes).toEqual([renamed]);
+        expectGraphqlError(await gql(update, { id: made.id, input: { name: 'Hijacked' } }, ws2.token), 'NOT_FOUND', `${kind.label} ${made.id} not found`);
+        expect(expectGraphqlData(await gql(list, { search: name }, ws2.token))[kind.list].pageInfo.total).toBe(0);
+        expect(expectGraphqlData(await gql(list, { search: name }, ws.token))[kind.list].nodes).toEqual([renamed]);
       });
     }
 
     it('checks the route’s town', async () => {
       const CREATE_ROUTE = `mutation($input: RouteInput!) { createRoute(input: $input) { id name town { id } } }`;
-      expectError(await gql(CREATE_ROUTE, { input: { name: 'No Town' } }, ws.token), 'BAD_USER_INPUT', 'townId is required');
-      expectError(await gql(CREATE_ROUTE, { input: { name: 'Far', townId } }, ws2.token), 'BAD_USER_INPUT', 'townId does not name a town of this workspace');
-      const other = ok(await gql('mutation { createTown(input: { name: "Other Town" }) { id } }', {}, ws.token)).createTown.id;
-      ok(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId } }, ws.token));
-      expect(ok(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId: other } }, ws.token)).createRoute.town).toEqual({ id: other });
-      expectError(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId } }, ws.token), 'CONFLICT', 'Route "Ring Road" already exists');
+      expectGraphqlError(await gql(CREATE_ROUTE, { input: { name: 'No Town' } }, ws.token), 'BAD_USER_INPUT', 'townId is required');
+      expectGraphqlError(await gql(CREATE_ROUTE, { input: { name: 'Far', townId } }, ws2.token), 'BAD_USER_INPUT', 'townId does not name a town of this workspace');
+      const other = expectGraphqlData(await gql('mutation { createTown(input: { name: "Other Town" }) { id } }', {}, ws.token)).createTown.id;
+      expectGraphqlData(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId } }, ws.token));
+      expect(expectGraphqlData(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId: other } }, ws.token)).createRoute.town).toEqual({ id: other });
+      expectGraphqlError(await gql(CREATE_ROUTE, { input: { name: 'Ring Road', townId } }, ws.token), 'CONFLICT', 'Route "Ring Road" already exists');
     });
   });
 
@@ -285,15 +269,15 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
     it('signs up a workspace whose token works for me, and refuses bad or duplicate input', async () => {
       const input = signupInput();
       const res = await fromAddress('10.1.0.1', input);
-      const { signup } = ok({ ...res.json(), statusCode: res.statusCode });
+      const { signup } = expectGraphqlData({ ...res.json(), statusCode: res.statusCode });
       expect(signup.user).toEqual({ id: expect.any(Number), firstName: 'Founder', userType: 'ADMIN', role: { name: 'Admin' } });
       expect(signup.workspace).toEqual({ id: expect.any(Number), slug: expect.stringMatching(/^graph-foods-\d+$/), displayName: input.organizationName, plan: 'FREE', status: 'TRIAL' });
-      const me = ok(await gql('{ me { id organizationId } workspace { id } }', {}, signup.token));
+      const me = expectGraphqlData(await gql('{ me { id organizationId } workspace { id } }', {}, signup.token));
       expect(me).toEqual({ me: { id: signup.user.id, organizationId: signup.workspace.id }, workspace: { id: signup.workspace.id } });
       const dup = await fromAddress('10.1.0.1', { ...signupInput(), officialEmail: input.officialEmail.toUpperCase() });
-      expectError({ ...dup.json(), statusCode: dup.statusCode }, 'CONFLICT', 'A user with this e-mail address already exists');
+      expectGraphqlError({ ...dup.json(), statusCode: dup.statusCode }, 'CONFLICT', 'A user with this e-mail address already exists');
       const bad = await fromAddress('10.1.0.1', { ...signupInput(), officialEmail: 'founder-at-example' });
-      expectError({ ...bad.json(), statusCode: bad.statusCode }, 'BAD_USER_INPUT', 'officialEmail must be a valid e-mail address');
+      expectGraphqlError({ ...bad.json(), statusCode: bad.statusCode }, 'BAD_USER_INPUT', 'officialEmail must be a valid e-mail address');
     });
 
     it('shares the REST budget of 5 signups per hour per address', async () => {
@@ -306,7 +290,7 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
         (await t.orm.em.fork().getConnection().execute<Array<{ n: number }>>('select count(*)::int as n from organization'))[0].n;
       const before = await organizations();
       const refused = await fromAddress(address, signupInput());
-      expectError({ ...refused.json(), statusCode: refused.statusCode }, 'RATE_LIMITED', 'Too many requests, please try again later');
+      expectGraphqlError({ ...refused.json(), statusCode: refused.statusCode }, 'RATE_LIMITED', 'Too many requests, please try again later');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(await organizations()).toBe(before);
       expect((await fromAddress(address, signupInput(), true)).statusCode).toBe(429);
@@ -317,14 +301,14 @@ describe('GraphQL workspace, users, catalogue and masters', () => {
     it('logs out: the token stops working at once, other sessions do not', async () => {
       const user = await createUser(t, ws, UserType.EMPLOYEE);
       const token = await signIn(t, ws, user.id);
-      expect(ok(await gql('{ me { id } }', {}, token)).me.id).toBe(user.id);
-      expect(ok(await gql('mutation { logout }', {}, token))).toEqual({ logout: true });
+      expect(expectGraphqlData(await gql('{ me { id } }', {}, token)).me.id).toBe(user.id);
+      expect(expectGraphqlData(await gql('mutation { logout }', {}, token))).toEqual({ logout: true });
       const after = await gql('{ me { id } }', {}, token);
       expect(after.statusCode).toBe(401);
-      expectError(after, 'UNAUTHENTICATED');
-      expectError(await gql('mutation { logout }', {}, token), 'UNAUTHENTICATED');
-      expect(ok(await gql('{ me { id } }', {}, ws.token)).me.id).toBe(ws.adminId);
-      expectError(await gql('mutation { logout }'), 'UNAUTHENTICATED');
+      expectGraphqlError(after, 'UNAUTHENTICATED');
+      expectGraphqlError(await gql('mutation { logout }', {}, token), 'UNAUTHENTICATED');
+      expect(expectGraphqlData(await gql('{ me { id } }', {}, ws.token)).me.id).toBe(ws.adminId);
+      expectGraphqlError(await gql('mutation { logout }'), 'UNAUTHENTICATED');
     });
   });
 });

@@ -1,26 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_QUERY_COMPLEXITY, MAX_QUERY_DEPTH } from '../../src/graphql/limits';
 import { createWorkspace, seedCatalog, type Workspace } from '../helpers/fixtures';
+import { expectGraphqlError, expectNoLeak } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-type Gql = Awaited<ReturnType<TestApp['graphql']>>;
-
-/** No error of any answer carries a stack trace or SQL. */
-function expectNoLeak(res: Gql): void {
-  const text = JSON.stringify(res.errors ?? []);
-  expect(text).not.toMatch(/stacktrace/i);
-  expect(text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-  expect(text).not.toMatch(/\b(select|insert into|delete from)\b/i);
-}
-
-function expectRefused(res: Gql, code: string, message?: RegExp | string): void {
-  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
-  expect(res.errors![0].extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
-  else if (message) expect(res.errors![0].message).toMatch(message);
-  expect(res.data ?? null).toBeNull();
-  expectNoLeak(res);
-}
 
 // Depth as graphql-depth-limit counts it: top-level fields are depth 0, so the leaf of `nest(9)` is depth 9.
 const CHAIN = ['items', 'variant', 'product', 'variants', 'product', 'variants', 'product', 'variants'];
@@ -53,7 +36,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     t.queries.reset();
     const tooDeep = await t.graphql(nested(9), {}, ws.token);
     expect(tooDeep.statusCode).toBe(400);
-    expectRefused(tooDeep, 'GRAPHQL_VALIDATION_FAILED', "'Deep' exceeds maximum operation depth of 8");
+    expectGraphqlError(tooDeep, 'GRAPHQL_VALIDATION_FAILED', "'Deep' exceeds maximum operation depth of 8");
     expect('data' in tooDeep).toBe(false);
     // Only the credential lookup ran; no resolver touched the database.
     expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
@@ -66,7 +49,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     const heavy = `{ ${Array.from({ length: 9 }, (_, i) => page(`p${i}`)).join(' ')} }`;
     t.queries.reset();
     const refused = await t.graphql(heavy, {}, ws.token);
-    expectRefused(refused, 'QUERY_TOO_COMPLEX', 'Query is too complex: 5400, the maximum is 5000');
+    expectGraphqlError(refused, 'QUERY_TOO_COMPLEX', 'Query is too complex: 5400, the maximum is 5000');
     expect(refused.statusCode).toBe(400);
     expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
 
@@ -78,7 +61,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
 
     // The limit argument counts through variables too: limit 100 × 51 fields is over, limit 98 is under.
     const wide = `query($n: Int) { orders(limit: $n) { nodes { ${Array.from({ length: 50 }, (_, i) => `f${i}: id`).join(' ')} } } }`;
-    expectRefused(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
+    expectGraphqlError(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
     const under = await t.graphql(wide, { n: 98 }, ws.token);
     expect(under.errors, JSON.stringify(under.errors)).toBeUndefined();
   });
@@ -86,7 +69,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
   it('prices a list sent without limit at the default page of 20', async () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `f${i}: id`).join(' ');
     // 20 × (1 + 250) = 5020: over, although no limit argument is given.
-    expectRefused(await t.graphql(`{ orders { nodes { ${ids(250)} } } }`, {}, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5020, the maximum is 5000');
+    expectGraphqlError(await t.graphql(`{ orders { nodes { ${ids(250)} } } }`, {}, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5020, the maximum is 5000');
     // 20 × (1 + 249) = 5000: exactly the maximum is allowed.
     const atMax = await t.graphql(`{ orders { nodes { ${ids(249)} } } }`, {}, ws.token);
     expect(atMax.errors, JSON.stringify(atMax.errors)).toBeUndefined();
@@ -123,22 +106,22 @@ describe('GraphQL limits, introspection and error hygiene', () => {
   it('refuses unknown fields and malformed queries as validation or parse failures', async () => {
     const unknown = await t.graphql('{ orders { nodes { id secretColumn } } }', {}, ws.token);
     expect(unknown.statusCode).toBe(400);
-    expectRefused(unknown, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "secretColumn" on type "Order"/);
+    expectGraphqlError(unknown, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "secretColumn" on type "Order"/);
     const unknownRoot = await t.graphql('{ adminPasswords }', {}, ws.token);
-    expectRefused(unknownRoot, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "adminPasswords" on type "Query"/);
+    expectGraphqlError(unknownRoot, 'GRAPHQL_VALIDATION_FAILED', /Cannot query field "adminPasswords" on type "Query"/);
     const unknownArg = await t.graphql('{ orders(tenantId: 1) { pageInfo { total } } }', {}, ws.token);
-    expectRefused(unknownArg, 'GRAPHQL_VALIDATION_FAILED', /Unknown argument "tenantId"/);
+    expectGraphqlError(unknownArg, 'GRAPHQL_VALIDATION_FAILED', /Unknown argument "tenantId"/);
     const parse = await t.graphql('{ orders { nodes { id }', {}, ws.token);
     expect(parse.statusCode).toBe(400);
-    expectRefused(parse, 'GRAPHQL_PARSE_FAILED');
+    expectGraphqlError(parse, 'GRAPHQL_PARSE_FAILED');
   });
 
   it('refuses badly typed variables as BAD_USER_INPUT, not as a server error', async () => {
     const res = await t.graphql('query($id: Int!) { order(id: $id) { id } }', { id: 'seven' }, ws.token);
     expect(res.statusCode).toBe(400);
-    expectRefused(res, 'BAD_USER_INPUT', /^Variable "\$id" got invalid value "seven"/);
+    expectGraphqlError(res, 'BAD_USER_INPUT', /^Variable "\$id" got invalid value "seven"/);
     const missing = await t.graphql('query($id: Int!) { order(id: $id) { id } }', {}, ws.token);
-    expectRefused(missing, 'BAD_USER_INPUT', /^Variable "\$id" of required type "Int!" was not provided/);
+    expectGraphqlError(missing, 'BAD_USER_INPUT', /^Variable "\$id" of required type "Int!" was not provided/);
   });
 
   it('hides unexpected failures behind INTERNAL_SERVER_ERROR with no stack trace or SQL', async () => {
@@ -149,7 +132,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     try {
       const res = await t.graphql('{ orders { pageInfo { total } } }', {}, ws.token);
       expect(spy).toHaveBeenCalledTimes(1);
-      expectRefused(res, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+      expectGraphqlError(res, 'INTERNAL_SERVER_ERROR', 'Internal server error');
       expect(JSON.stringify(res)).not.toMatch(/password_hash|app_user|relation broke/);
       expect(res.errors![0]).toEqual({
         message: 'Internal server error',

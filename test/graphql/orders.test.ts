@@ -1,28 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, seedCatalog, signIn, type Catalog, type Workspace } from '../helpers/fixtures';
+import { expectGraphqlData, expectGraphqlError, type GraphqlAnswer } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Gql = { data?: any; errors?: Array<{ message: string; extensions?: { code?: string } }>; statusCode: number };
-
-/** Asserts a refused operation: one error with this code (and message), no data, nothing leaked. */
-function expectError(res: Gql, code: string, message?: string | RegExp): void {
-  expect(res.errors, JSON.stringify(res)).toHaveLength(1);
-  expect(res.errors![0].extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
-  else if (message) expect(res.errors![0].message).toMatch(message);
-  expect(res.data ?? null).toBeNull();
-  const text = JSON.stringify(res.errors);
-  expect(text).not.toMatch(/stacktrace/i);
-  expect(text).not.toMatch(/\b(select|insert into|update .* set|delete from)\b/i);
-}
-
-function ok(res: Gql): any {
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  expect(res.statusCode).toBe(200);
-  return res.data;
-}
 
 const CREATE = `mutation($input: CreateOrderInput!) {
   createOrder(input: $input) {
@@ -60,9 +41,9 @@ describe('GraphQL orders', () => {
   let cat2: Catalog;
   let employeeToken: string;
   let retailerToken: string;
-  const gql = (query: string, variables?: Record<string, unknown>, token?: string) => t.graphql(query, variables, token) as Promise<Gql>;
+  const gql = (query: string, variables?: Record<string, unknown>, token?: string) => t.graphql(query, variables, token) as Promise<GraphqlAnswer>;
   const create = (input: Record<string, unknown>, token = ws.token) => gql(CREATE, { input }, token);
-  const total = async (token = ws.token) => (ok(await gql(LIST, {}, token)) as any).orders.pageInfo.total as number;
+  const total = async (token = ws.token) => (expectGraphqlData(await gql(LIST, {}, token)) as any).orders.pageInfo.total as number;
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -81,7 +62,7 @@ describe('GraphQL orders', () => {
     let quokkaId: number;
     const ids: number[] = [];
     const codes: string[] = [];
-    const list = async (vars: Record<string, unknown>, token = lw.token) => ok(await gql(LIST, vars, token)).orders;
+    const list = async (vars: Record<string, unknown>, token = lw.token) => expectGraphqlData(await gql(LIST, vars, token)).orders;
 
     beforeAll(async () => {
       lw = await createWorkspace(t);
@@ -94,11 +75,11 @@ describe('GraphQL orders', () => {
         [quokkaId, '2025-03-21'],
       ];
       for (const [userId, orderDate] of plan) {
-        const res = ok(await create({ userId, orderDate, items: [{ productVariantId: lc.variantIds[0], quantity: 1 }] }, lw.token));
+        const res = expectGraphqlData(await create({ userId, orderDate, items: [{ productVariantId: lc.variantIds[0], quantity: 1 }] }, lw.token));
         ids.push(res.createOrder.order.id);
         codes.push(res.createOrder.order.orderCode);
       }
-      ok(await gql(STATUS, { id: ids[1], status: 'FORWARDED' }, lw.token));
+      expectGraphqlData(await gql(STATUS, { id: ids[1], status: 'FORWARDED' }, lw.token));
     });
 
     it('lists newest first with exact pageInfo, and pages through', async () => {
@@ -119,7 +100,7 @@ describe('GraphQL orders', () => {
       expect(forwarded.pageInfo.total).toBe(1);
       expect((await list({ status: 'INITIATED' })).pageInfo.total).toBe(3);
       expect((await list({ status: 'DELIVERED' })).nodes).toEqual([]);
-      expectError(await gql(`{ orders(status: SHIPPED) { pageInfo { total } } }`, {}, lw.token), 'GRAPHQL_VALIDATION_FAILED');
+      expectGraphqlError(await gql(`{ orders(status: SHIPPED) { pageInfo { total } } }`, {}, lw.token), 'GRAPHQL_VALIDATION_FAILED');
     });
 
     it('filters by inclusive order-date range', async () => {
@@ -128,8 +109,8 @@ describe('GraphQL orders', () => {
       const both = await list({ dateFrom: '2025-02-01', dateTo: '2025-03-20' });
       expect(both.nodes.map((n: any) => n.id)).toEqual([ids[2], ids[1]]);
       expect(both.pageInfo.total).toBe(2);
-      expectError(await gql(LIST, { dateFrom: '2025-03-01', dateTo: '2025-02-01' }, lw.token), 'BAD_USER_INPUT', 'dateFrom must not be after dateTo');
-      expectError(await gql(LIST, { dateTo: '2025-02-30' }, lw.token), 'BAD_USER_INPUT', 'dateTo must be a date in the form YYYY-MM-DD');
+      expectGraphqlError(await gql(LIST, { dateFrom: '2025-03-01', dateTo: '2025-02-01' }, lw.token), 'BAD_USER_INPUT', 'dateFrom must not be after dateTo');
+      expectGraphqlError(await gql(LIST, { dateTo: '2025-02-30' }, lw.token), 'BAD_USER_INPUT', 'dateTo must be a date in the form YYYY-MM-DD');
     });
 
     it('filters by customer and by search (order code, customer name; wildcards literal)', async () => {
@@ -145,9 +126,9 @@ describe('GraphQL orders', () => {
 
     it('refuses bad page arguments', async () => {
       for (const limit of [0, 101]) {
-        expectError(await gql(LIST, { limit }, lw.token), 'BAD_USER_INPUT', 'limit must be an integer from 1 to 100');
+        expectGraphqlError(await gql(LIST, { limit }, lw.token), 'BAD_USER_INPUT', 'limit must be an integer from 1 to 100');
       }
-      expectError(await gql(LIST, { page: 0 }, lw.token), 'BAD_USER_INPUT', 'page must be an integer >= 1');
+      expectGraphqlError(await gql(LIST, { page: 0 }, lw.token), 'BAD_USER_INPUT', 'page must be an integer >= 1');
     });
 
     it('shows customers only their own orders, whatever the filters say', async () => {
@@ -159,18 +140,18 @@ describe('GraphQL orders', () => {
       expect(other.nodes).toEqual([]);
       expect(other.pageInfo.total).toBe(0);
       expect((await list({ search: 'quokka' }, distributorToken)).pageInfo.total).toBe(0);
-      expectError(await gql(DETAIL, { id: ids[1] }, distributorToken), 'NOT_FOUND', `Order ${ids[1]} not found`);
+      expectGraphqlError(await gql(DETAIL, { id: ids[1] }, distributorToken), 'NOT_FOUND', `Order ${ids[1]} not found`);
     });
 
     it('needs a credential', async () => {
-      expectError(await gql(LIST, {}), 'UNAUTHENTICATED');
+      expectGraphqlError(await gql(LIST, {}), 'UNAUTHENTICATED');
     });
   });
 
   describe('createOrder', () => {
     it('places an order priced at selling prices and returns the OTP once', async () => {
       const before = await total();
-      const res = ok(await create({
+      const res = expectGraphqlData(await create({
         userId: cat.distributorId,
         orderDate: '2026-03-01',
         deliveryDate: '2026-03-03',
@@ -195,19 +176,19 @@ describe('GraphQL orders', () => {
         { quantity: 2, unitPrice: 55, amount: 110, variant: { id: cat.variantIds[1] } },
       ]);
       expect(await total()).toBe(before + 1);
-      const again = ok(await gql(`query($id: Int!) { order(id: $id) { totalAmount itemsCount } }`, { id: res.order.id }, ws.token));
+      const again = expectGraphqlData(await gql(`query($id: Int!) { order(id: $id) { totalAmount itemsCount } }`, { id: res.order.id }, ws.token));
       expect(again.order).toEqual({ totalAmount: 195.5, itemsCount: 2 });
-      expectError(await gql(`query($id: Int!) { order(id: $id) { deliveryOtp } }`, { id: res.order.id }, ws.token), 'GRAPHQL_VALIDATION_FAILED');
+      expectGraphqlError(await gql(`query($id: Int!) { order(id: $id) { deliveryOtp } }`, { id: res.order.id }, ws.token), 'GRAPHQL_VALIDATION_FAILED');
     });
 
     it('lets customers order for themselves only, and gives consecutive codes', async () => {
-      const first = ok(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[1], quantity: 1 }] }, cat.distributorToken));
-      const second = ok(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[1], quantity: 1 }] }, cat.distributorToken));
+      const first = expectGraphqlData(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[1], quantity: 1 }] }, cat.distributorToken));
+      const second = expectGraphqlData(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[1], quantity: 1 }] }, cat.distributorToken));
       const seq = (code: string) => Number(code.slice(-6));
       expect(seq(second.createOrder.order.orderCode)).toBe(seq(first.createOrder.order.orderCode) + 1);
       expect(first.createOrder.order.totalAmount).toBe(55);
       const before = await total();
-      expectError(
+      expectGraphqlError(
         await create({ userId: cat.retailerId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] }, cat.distributorToken),
         'BAD_USER_INPUT',
         'userId must be your own user id: customers place orders for themselves',
@@ -216,7 +197,7 @@ describe('GraphQL orders', () => {
     });
 
     it('refuses invalid input with the field named first, and writes nothing', async () => {
-      const unit = ok(await gql(`mutation { createProductionUnit(input: { name: "Plant A", status: INACTIVE }) { id } }`, {}, ws.token));
+      const unit = expectGraphqlData(await gql(`mutation { createProductionUnit(input: { name: "Plant A", status: INACTIVE }) { id } }`, {}, ws.token));
       const line = (over: Record<string, unknown> = {}) => ({ productVariantId: cat.variantIds[0], quantity: 1, ...over });
       const base = { userId: cat.distributorId, items: [line()] };
       const cases: Array<[Record<string, unknown>, string | RegExp]> = [
@@ -235,27 +216,27 @@ describe('GraphQL orders', () => {
       ];
       const before = await total();
       for (const [over, message] of cases) {
-        expectError(await create({ ...base, ...over }), 'BAD_USER_INPUT', message);
+        expectGraphqlError(await create({ ...base, ...over }), 'BAD_USER_INPUT', message);
       }
-      expectError(await gql(CREATE, { input: { ...base, items: [line({ quantity: '3' })] } }, ws.token), 'BAD_USER_INPUT');
-      expectError(await create(base, ''), 'UNAUTHENTICATED');
+      expectGraphqlError(await gql(CREATE, { input: { ...base, items: [line({ quantity: '3' })] } }, ws.token), 'BAD_USER_INPUT');
+      expectGraphqlError(await create(base, ''), 'UNAUTHENTICATED');
       expect(await total()).toBe(before);
     });
   });
 
   describe('order detail and status flow', () => {
     it('resolves the nested customer, items, variants, product, class and history', async () => {
-      const town = ok(await gql(`mutation { createTown(input: { name: "Pune" }) { id } }`, {}, ws.token)).createTown;
-      const route = ok(await gql(`mutation($t: Int!) { createRoute(input: { name: "R-7", townId: $t }) { id } }`, { t: town.id }, ws.token)).createRoute;
+      const town = expectGraphqlData(await gql(`mutation { createTown(input: { name: "Pune" }) { id } }`, {}, ws.token)).createTown;
+      const route = expectGraphqlData(await gql(`mutation($t: Int!) { createRoute(input: { name: "R-7", townId: $t }) { id } }`, { t: town.id }, ws.token)).createRoute;
       const shop = await createUser(t, ws, UserType.RETAILER, { first_name: 'Nested', route_id: route.id });
-      const unit = ok(await gql(`mutation { createProductionUnit(input: { name: "Dairy 1" }) { id } }`, {}, ws.token)).createProductionUnit;
-      const created = ok(await create({
+      const unit = expectGraphqlData(await gql(`mutation { createProductionUnit(input: { name: "Dairy 1" }) { id } }`, {}, ws.token)).createProductionUnit;
+      const created = expectGraphqlData(await create({
         userId: shop.id,
         productionUnitId: unit.id,
         items: [{ productVariantId: cat.variantIds[1], quantity: 4 }],
       })).createOrder;
       expect(created.order.productionUnit).toEqual({ name: 'Dairy 1' });
-      const { order } = ok(await gql(DETAIL, { id: created.order.id }, ws.token));
+      const { order } = expectGraphqlData(await gql(DETAIL, { id: created.order.id }, ws.token));
       expect(order).toMatchObject({
         id: created.order.id,
         orderCode: created.order.orderCode,
@@ -278,60 +259,60 @@ describe('GraphQL orders', () => {
         },
       }]);
       expect(order.statusHistory).toEqual([{ fromStatus: null, toStatus: 'INITIATED', changedAt: expect.any(String) }]);
-      expectError(await gql(DETAIL, { id: 999999 }, ws.token), 'NOT_FOUND', 'Order 999999 not found');
+      expectGraphqlError(await gql(DETAIL, { id: 999999 }, ws.token), 'NOT_FOUND', 'Order 999999 not found');
     });
 
     it('moves an order through the whole flow, one step at a time', async () => {
-      const { order } = ok(await create({ userId: cat.retailerId, items: [{ productVariantId: cat.variantIds[0], quantity: 2 }] })).createOrder;
+      const { order } = expectGraphqlData(await create({ userId: cat.retailerId, items: [{ productVariantId: cat.variantIds[0], quantity: 2 }] })).createOrder;
       const history: Array<{ fromStatus: string | null; toStatus: string }> = [{ fromStatus: null, toStatus: 'INITIATED' }];
       let from = 'INITIATED';
       for (const status of ['FORWARDED', 'APPROVED', 'DELIVERED']) {
         history.push({ fromStatus: from, toStatus: status });
-        const moved = ok(await gql(STATUS, { id: order.id, status }, employeeToken)).updateOrderStatus;
+        const moved = expectGraphqlData(await gql(STATUS, { id: order.id, status }, employeeToken)).updateOrderStatus;
         expect(moved).toEqual({ id: order.id, status, statusHistory: history });
         from = status;
       }
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token), 'CONFLICT', `Order ${order.orderCode} is already Delivered (4); its status can no longer change`);
-      const seen = ok(await gql(DETAIL, { id: order.id }, retailerToken)).order;
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token), 'CONFLICT', `Order ${order.orderCode} is already Delivered (4); its status can no longer change`);
+      const seen = expectGraphqlData(await gql(DETAIL, { id: order.id }, retailerToken)).order;
       expect(seen.status).toBe('DELIVERED');
       expect(seen.statusHistory.map((h: any) => [h.fromStatus, h.toStatus])).toEqual(history.map((h) => [h.fromStatus, h.toStatus]));
     });
 
     it('refuses skips, repeats and going back with CONFLICT and changes nothing', async () => {
-      const { order } = ok(await create({ userId: cat.retailerId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
-      expectError(await gql(STATUS, { id: order.id, status: 'APPROVED' }, ws.token), 'CONFLICT', `Order ${order.orderCode} is Initiated (1); the only allowed next status is Forwarded (2)`);
-      expectError(await gql(STATUS, { id: order.id, status: 'DELIVERED' }, ws.token), 'CONFLICT', /only allowed next status is Forwarded \(2\)$/);
-      expectError(await gql(STATUS, { id: order.id, status: 'INITIATED' }, ws.token), 'BAD_USER_INPUT', /^orderStatus must be 2 \(Forwarded\), 3 \(Approved\) or 4 \(Delivered\)$/);
-      ok(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token));
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token), 'CONFLICT', /is Forwarded \(2\); the only allowed next status is Approved \(3\)$/);
-      const after = ok(await gql(DETAIL, { id: order.id }, ws.token)).order;
+      const { order } = expectGraphqlData(await create({ userId: cat.retailerId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'APPROVED' }, ws.token), 'CONFLICT', `Order ${order.orderCode} is Initiated (1); the only allowed next status is Forwarded (2)`);
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'DELIVERED' }, ws.token), 'CONFLICT', /only allowed next status is Forwarded \(2\)$/);
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'INITIATED' }, ws.token), 'BAD_USER_INPUT', /^orderStatus must be 2 \(Forwarded\), 3 \(Approved\) or 4 \(Delivered\)$/);
+      expectGraphqlData(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token));
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws.token), 'CONFLICT', /is Forwarded \(2\); the only allowed next status is Approved \(3\)$/);
+      const after = expectGraphqlData(await gql(DETAIL, { id: order.id }, ws.token)).order;
       expect(after.status).toBe('FORWARDED');
       expect(after.statusHistory).toHaveLength(2);
     });
 
     it('lets only staff change status, and only for visible orders', async () => {
-      const { order } = ok(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, cat.distributorToken), 'FORBIDDEN');
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, retailerToken), 'FORBIDDEN');
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }), 'UNAUTHENTICATED');
-      expectError(await gql(STATUS, { id: 999999, status: 'FORWARDED' }, ws.token), 'NOT_FOUND', 'Order 999999 not found');
-      expect(ok(await gql(DETAIL, { id: order.id }, ws.token)).order.status).toBe('INITIATED');
+      const { order } = expectGraphqlData(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, cat.distributorToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, retailerToken), 'FORBIDDEN');
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }), 'UNAUTHENTICATED');
+      expectGraphqlError(await gql(STATUS, { id: 999999, status: 'FORWARDED' }, ws.token), 'NOT_FOUND', 'Order 999999 not found');
+      expect(expectGraphqlData(await gql(DETAIL, { id: order.id }, ws.token)).order.status).toBe('INITIATED');
       // Customer visibility of single orders.
-      expect(ok(await gql(DETAIL, { id: order.id }, cat.distributorToken)).order.id).toBe(order.id);
-      expectError(await gql(DETAIL, { id: order.id }, retailerToken), 'NOT_FOUND', `Order ${order.id} not found`);
+      expect(expectGraphqlData(await gql(DETAIL, { id: order.id }, cat.distributorToken)).order.id).toBe(order.id);
+      expectGraphqlError(await gql(DETAIL, { id: order.id }, retailerToken), 'NOT_FOUND', `Order ${order.id} not found`);
     });
   });
 
   describe('another workspace', () => {
     it('cannot see, list or move this workspace’s orders', async () => {
-      const { order } = ok(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
-      expectError(await gql(DETAIL, { id: order.id }, ws2.token), 'NOT_FOUND', `Order ${order.id} not found`);
-      expectError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws2.token), 'NOT_FOUND', `Order ${order.id} not found`);
-      const theirs = ok(await gql(LIST, { userId: cat.distributorId }, ws2.token)).orders;
+      const { order } = expectGraphqlData(await create({ userId: cat.distributorId, items: [{ productVariantId: cat.variantIds[0], quantity: 1 }] })).createOrder;
+      expectGraphqlError(await gql(DETAIL, { id: order.id }, ws2.token), 'NOT_FOUND', `Order ${order.id} not found`);
+      expectGraphqlError(await gql(STATUS, { id: order.id, status: 'FORWARDED' }, ws2.token), 'NOT_FOUND', `Order ${order.id} not found`);
+      const theirs = expectGraphqlData(await gql(LIST, { userId: cat.distributorId }, ws2.token)).orders;
       expect(theirs).toEqual({ nodes: [], pageInfo: { total: 0, page: 1, limit: 20, totalPages: 0 } });
-      expect(ok(await gql(LIST, { search: order.orderCode }, ws2.token)).orders.pageInfo.total).toBe(0);
-      expect(ok(await gql(DETAIL, { id: order.id }, ws.token)).order.status).toBe('INITIATED');
-      const own = ok(await create({ userId: cat2.retailerId, items: [{ productVariantId: cat2.variantIds[1], quantity: 1 }] }, ws2.token)).createOrder;
+      expect(expectGraphqlData(await gql(LIST, { search: order.orderCode }, ws2.token)).orders.pageInfo.total).toBe(0);
+      expect(expectGraphqlData(await gql(DETAIL, { id: order.id }, ws.token)).order.status).toBe('INITIATED');
+      const own = expectGraphqlData(await create({ userId: cat2.retailerId, items: [{ productVariantId: cat2.variantIds[1], quantity: 1 }] }, ws2.token)).createOrder;
       expect(own.order.customer).toEqual({ id: cat2.retailerId });
       expect(await total(ws2.token)).toBe(1);
     });
