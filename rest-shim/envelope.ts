@@ -9,13 +9,18 @@ export interface PaginationBody {
 }
 
 /** `{response_code, data}`: a read. */
-export function ok<T>(data: T, status = 200) {
-  return { response_code: status, data };
+export function ok<T>(data: T) {
+  return { response_code: 200, data };
 }
 
-/** `{response_code, message, data}`: a create, update or delete. */
-export function changed<T>(message: string, data: T, status = 200) {
-  return { response_code: status, message, data };
+/** `{response_code: 200, message, data}`: an update or delete. */
+export function changed<T>(message: string, data: T) {
+  return { response_code: 200, message, data };
+}
+
+/** `{response_code: 201, message, data}`: a create (send it with status 201). */
+export function created<T>(message: string, data: T) {
+  return { response_code: 201, message, data };
 }
 
 /** `{response_code, data, pagination}`: a page of a list, each row shaped by `present`. */

@@ -13,6 +13,7 @@ import { createValidatorCompiler } from './shared/validator-compiler';
 import type { Secrets } from './secrets';
 import { createServices, type Services } from './services';
 import { restShim } from '../rest-shim';
+import { errorBody } from '../rest-shim/envelope';
 import { apiDocsPlugin } from '../rest-shim/api-docs';
 
 declare module 'fastify' {
@@ -38,7 +39,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel },
     trustProxy: deps.config.trustProxy as boolean | string | undefined,
-    ajv: { customOptions: { removeAdditional: true } },
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       if (request.url.startsWith('/graphql')) {
         return reply.code(answer.status).send({ errors: [{ message: answer.message, extensions: { code: answer.code } }] });
       }
-      return reply.code(answer.status).send({ response_code: answer.status, message: answer.message });
+      return reply.code(answer.status).send(errorBody(answer.status, answer.message));
     });
     await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions });
     const limits = await registerLimits(api, { redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { presentUserProfile, UserProfileBody } from '../presenters/user.presenter';
 import { presentWorkspace, WorkspaceBody } from '../presenters/workspace.presenter';
 import { ErrorBody, okResponse } from '../schemas';
+import { ok } from '../envelope';
 
 /** GET /auth/me and POST /auth/logout. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -17,7 +18,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { user, organization } = await app.services.users.me(request.ctx);
-      return { response_code: 200, data: { user: presentUserProfile(user, organization), workspace: presentWorkspace(organization) } };
+      return ok({ user: presentUserProfile(user, organization), workspace: presentWorkspace(organization) });
     },
   );
 

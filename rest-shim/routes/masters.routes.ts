@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { MasterInput, MasterKindName } from '../../src/domains/masters/master-kinds';
 import { ValidationError } from '../../src/errors/app-error';
-import { paginated } from '../envelope';
+import { changed, created, paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
 import { changedResponse, createdResponse, IdParams, listResponse, PageQuery, StatusFilter } from '../schemas';
 
@@ -71,7 +71,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const input = toInput(kind, request.body as Record<string, unknown>);
         const record = await restFieldNames(nameField, () => app.services.masters.create(request.ctx, kind, input));
-        return reply.code(201).send({ response_code: 201, message: 'Created', data: presentMaster(kind, record) });
+        return reply.code(201).send(created('Created', presentMaster(kind, record)));
       },
     );
 
@@ -89,7 +89,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => {
         const input = toInput(kind, request.body as Record<string, unknown>);
         const record = await restFieldNames(nameField, () => app.services.masters.update(request.ctx, kind, request.params.id, input));
-        return { response_code: 200, message: 'Updated', data: presentMaster(kind, record) };
+        return changed('Updated', presentMaster(kind, record));
       },
     );
   }

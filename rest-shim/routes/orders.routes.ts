@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
-import { paginated } from '../envelope';
+import { changed, created, ok, paginated } from '../envelope';
 import {
   CreatedOrderBody,
   OrderBody,
@@ -61,7 +61,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['Orders'], summary: 'Place an order', body: CreateOrderBody, response: createdResponse(CreatedOrderBody) } },
     async (request, reply) => {
       const b = request.body;
-      const created = await app.services.orders.create(request.ctx, {
+      const placed = await app.services.orders.create(request.ctx, {
         userId: b.user_id,
         items: b.items.map((i) => ({ productVariantId: i.product_variant_id, quantity: i.quantity })),
         orderDate: b.order_date,
@@ -69,7 +69,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         productionUnitId: b.production_unit_id,
         modeOfPayment: b.mode_of_payment,
       });
-      return reply.code(201).send({ response_code: 201, message: 'Order created', data: presentCreatedOrder(created) });
+      return reply.code(201).send(created('Order created', presentCreatedOrder(placed)));
     },
   );
 
@@ -83,7 +83,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: okResponse(OrderDetailBody),
       },
     },
-    async (request) => ({ response_code: 200, data: presentOrderDetail(await app.services.orders.get(request.ctx, request.params.id)) }),
+    async (request) => ok(presentOrderDetail(await app.services.orders.get(request.ctx, request.params.id))),
   );
 
   app.patch(
@@ -99,7 +99,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const order = await app.services.orders.changeStatus(request.ctx, request.params.id, request.body.order_status);
-      return { response_code: 200, message: 'Order status updated', data: presentOrderStatus(order) };
+      return changed('Order status updated', presentOrderStatus(order));
     },
   );
 };

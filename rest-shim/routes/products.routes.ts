@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { MAX_PACK_COUNT } from '../../src/domains/products/product.service';
-import { paginated } from '../envelope';
+import { created, paginated } from '../envelope';
 import { presentProduct, ProductBody } from '../presenters/product.presenter';
 import { createdResponse, listResponse, Nullable, PageQuery, StatusFilter } from '../schemas';
 
@@ -79,7 +79,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
           containerQuantity: v.container_quantity,
         })),
       });
-      return reply.code(201).send({ response_code: 201, message: 'Product created', data: presentProduct(product) });
+      return reply.code(201).send(created('Product created', presentProduct(product)));
     },
   );
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { UserType } from '../../src/domains/users/user.entity';
-import { paginated } from '../envelope';
+import { created, ok, paginated } from '../envelope';
 import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
 import { createdResponse, IdParams, listResponse, okResponse, PageQuery, StatusFilter } from '../schemas';
 
@@ -72,7 +72,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         townId: b.town_id,
         routeId: b.route_id,
       });
-      return reply.code(201).send({ response_code: 201, message: 'User created', data: presentUser(user) });
+      return reply.code(201).send(created('User created', presentUser(user)));
     },
   );
 
@@ -81,7 +81,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['Users'], summary: 'A user with role and organization', params: IdParams, response: okResponse(UserProfileBody) } },
     async (request) => {
       const { user, organization } = await app.services.users.profile(request.ctx, request.params.id);
-      return { response_code: 200, data: presentUserProfile(user, organization) };
+      return ok(presentUserProfile(user, organization));
     },
   );
 };

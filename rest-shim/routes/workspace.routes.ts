@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { presentWorkspace, presentWorkspaceConfig, WorkspaceBody, WorkspaceConfigBody } from '../presenters/workspace.presenter';
 import { changedResponse, Nullable, okResponse } from '../schemas';
+import { changed, ok } from '../envelope';
 
 const UpdateConfigBody = Type.Object(
   {
@@ -33,7 +34,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { config, organization } = await app.services.workspace.overview(request.ctx);
-      return { response_code: 200, data: { config: presentWorkspaceConfig(config), workspace: presentWorkspace(organization) } };
+      return ok({ config: presentWorkspaceConfig(config), workspace: presentWorkspace(organization) });
     },
   );
 
@@ -62,7 +63,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pageLimit: b.page_limit,
         chatbotEnabled: b.chatbot_enabled,
       });
-      return { response_code: 200, message: 'Workspace configuration updated', data: presentWorkspaceConfig(config) };
+      return changed('Workspace configuration updated', presentWorkspaceConfig(config));
     },
   );
 };

@@ -12,7 +12,7 @@ import { Town } from '../masters/town.entity';
 import { Organization } from '../workspace/organization.entity';
 import { Role } from './role.entity';
 import { assertContactsUnused } from './user-uniqueness';
-import { User, UserType } from './user.entity';
+import { isCustomerType, User, UserType } from './user.entity';
 import { ActiveStatus } from '../../shared/active-status';
 
 /** Filters of the user list. */
@@ -38,7 +38,6 @@ export interface CreateUserInput {
 }
 
 const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, UserType.RETAILER];
-const CUSTOMER_TYPES = [UserType.DISTRIBUTOR, UserType.RETAILER];
 
 /** Users of the caller's workspace. */
 export class UserService {
@@ -97,7 +96,7 @@ export class UserService {
       password: rules.newPassword('password', input.password),
       storeName: input.storeName ? rules.optionalText('storeName', input.storeName, 200) || null : null,
     };
-    if (data.storeName && !CUSTOMER_TYPES.includes(userType)) {
+    if (data.storeName && !isCustomerType(userType)) {
       throw new ValidationError('storeName', 'is only for distributors and retailers');
     }
     const role = await ctx.em.findOne(Role, { id: input.roleId, status: 1 });
