@@ -11,8 +11,9 @@ export default defineConfig({
     // instance, not the ESM build vite would pick (graphql refuses types from "another realm").
     alias: [
       { find: /^graphql$/, replacement: require.resolve('graphql') },
-      // Its ESM build imports graphql/index.mjs (the other realm); its CommonJS build shares ours.
+      // Their ESM builds import graphql/index.mjs (the other realm); its CommonJS build shares ours.
       { find: /^graphql-query-complexity$/, replacement: require.resolve('graphql-query-complexity') },
+      { find: /^graphql-scalars$/, replacement: require.resolve('graphql-scalars') },
     ],
   },
   test: {

@@ -1,4 +1,5 @@
 import { run, runMigrations, type Runner } from 'graphile-worker';
+import { parsedCronItems } from './crontab';
 import { TASKS } from './tasks';
 
 /** Installs or upgrades graphile-worker's own schema, so the API can enqueue even with no worker running. */
@@ -12,7 +13,7 @@ export async function startWorker(options: { connectionString: string; concurren
     connectionString: options.connectionString,
     concurrency: options.concurrency ?? 5,
     noHandleSignals: true,
-    parsedCronItems: [],
+    parsedCronItems: parsedCronItems(),
     pollInterval: 1000,
     taskList: TASKS,
   });

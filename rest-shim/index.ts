@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
+import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
 import { masterRoutes } from './routes/masters.routes';
 import { orderRoutes } from './routes/orders.routes';
+import { passkeyRoutes } from './routes/passkeys.routes';
 import { productRoutes } from './routes/products.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { userRoutes } from './routes/users.routes';
@@ -17,8 +19,10 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   app.setNotFoundHandler(async (request) => {
     throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
-  await app.register(signupRoutes, { limits: opts.limits });
-  for (const routes of [authRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes]) {
+  for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
+    await app.register(routes, { limits: opts.limits });
+  }
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes]) {
     await app.register(routes);
   }
 }

@@ -31,6 +31,8 @@ export interface AppDependencies {
   redis?: Redis;
   /** Prefix of rate-limit keys, so test apps sharing one Redis do not share budgets. */
   rateLimitNamespace?: string;
+  /** Outbound HTTP to third parties (bot-check verification, SMS gateway); tests substitute it. */
+  fetch?: typeof fetch;
   logger?: FastifyServerOptions['logger'];
 }
 

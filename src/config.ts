@@ -30,7 +30,12 @@ const envSchema = z.object({
   OUTBOX_DIR: optionalText,
   MAIL_TRANSPORT: z.enum(['file', 'smtp']).default('file'),
   SMTP_URL: optionalText,
-  SMS_TRANSPORT: z.string().trim().min(1).default('file'),
+  SMS_TRANSPORT: z
+    .string()
+    .trim()
+    .regex(/^(file|https?:\/\/\S+)$/, 'must be "file" or the http(s):// URL of an SMS gateway')
+    .default('file'),
+  PUBLIC_APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   WEBHOOK_ALLOWED_PRIVATE_HOSTS: optionalText,
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   WEBHOOK_RETRY_BASE_MS: positiveInt.default(30_000),
@@ -57,7 +62,13 @@ export interface Config {
   outboxDir: string;
   mailTransport: 'file' | 'smtp';
   smtpUrl?: string;
+  /** `file`, or the URL of an HTTP SMS gateway that takes POST {to, text}. */
   smsTransport: string;
+  /**
+   * Origin of the web app that users open: the base of links in e-mails and the WebAuthn
+   * relying party (its host name is the RP ID). Defaults to http://localhost:PORT.
+   */
+  publicAppUrl: URL;
   webhook: {
     allowedPrivateHosts: string[];
     timeoutMs: number;
@@ -121,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailTransport: e.MAIL_TRANSPORT,
     smtpUrl: e.SMTP_URL,
     smsTransport: e.SMS_TRANSPORT,
+    publicAppUrl: new URL(e.PUBLIC_APP_URL ?? `http://localhost:${e.PORT}`),
     webhook: {
       allowedPrivateHosts: (e.WEBHOOK_ALLOWED_PRIVATE_HOSTS ?? '')
         .split(',')

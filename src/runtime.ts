@@ -6,9 +6,9 @@ import type { Runner } from 'graphile-worker';
 import { prepareJobQueue, startWorker } from '../jobs/worker';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres';
+import { embeddedDatabaseOf, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres';
 import { migrate, openOrm } from './db/orm';
-import { loadOrCreateSecret, loadSecrets } from './secrets';
+import { loadSecrets } from './secrets';
 
 /** Which parts of the service this process runs. */
 export interface Roles {
@@ -26,11 +26,7 @@ export interface Runtime {
 async function openDatabase(config: Config, say: (line: string) => void): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   say('DATABASE_URL is not set: starting the embedded PostgreSQL…');
-  const embedded = await startEmbeddedPostgres({
-    directory: path.join(config.dataDir, 'pg'),
-    password: loadOrCreateSecret(config.dataDir, 'pg-password', 24),
-    database: 'sales_distribution',
-  });
+  const embedded = await startEmbeddedPostgres(embeddedDatabaseOf(config));
   say(`Embedded PostgreSQL on ${new URL(embedded.url).host} (data in ${path.join(config.dataDir, 'pg')})`);
   return { url: embedded.url, embedded };
 }

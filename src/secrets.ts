@@ -9,6 +9,8 @@ export interface Secrets {
   jwtSecret: string;
   /** Key of the keyed hashes kept for one-time codes such as delivery OTPs (derived from jwtSecret). */
   hashKey: Buffer;
+  /** A further 32-byte key for one purpose (e.g. signing bot-check challenges), derived from jwtSecret. */
+  deriveKey(purpose: string): Buffer;
 }
 
 /** Reads a generated development secret from `DATA_DIR/secrets/`, creating it on first use. */
@@ -31,6 +33,6 @@ export function loadSecrets(config: Config): Secrets {
 
 /** Derives every key from one master secret, so all instances sharing JWT_SECRET agree. */
 export function secretsFrom(jwtSecret: string): Secrets {
-  const hashKey = Buffer.from(hkdfSync('sha256', jwtSecret, 'sales-distribution', 'keyed-hash', 32));
-  return { jwtSecret, hashKey };
+  const deriveKey = (purpose: string) => Buffer.from(hkdfSync('sha256', jwtSecret, 'sales-distribution', purpose, 32));
+  return { jwtSecret, hashKey: deriveKey('keyed-hash'), deriveKey };
 }

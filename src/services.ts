@@ -1,23 +1,45 @@
 import type { AppDependencies } from './app';
+import { createBotCheck } from './domains/auth/bot-check/bot-check';
+import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
+import { LinkAuthService } from './domains/auth/link-auth.service';
+import { OneTimeCodes } from './domains/auth/one-time-codes';
+import { OtpAuthService } from './domains/auth/otp-auth.service';
+import { PasskeyService } from './domains/auth/passkey.service';
+import { PasswordAuthService } from './domains/auth/password-auth.service';
 import { SessionService } from './domains/auth/session.service';
+import { SignedChallenges } from './domains/auth/signed-challenge';
+import { SignInSessions } from './domains/auth/sign-in-session';
 import { MasterService } from './domains/masters/master.service';
 import { OrderService } from './domains/orders/order.service';
 import { ProductService } from './domains/products/product.service';
 import { UserService } from './domains/users/user.service';
 import { SignupService } from './domains/workspace/signup.service';
 import { WorkspaceService } from './domains/workspace/workspace.service';
+import { createMessenger } from './messaging/messenger';
 
 /** One instance of each domain service, shared by the REST shim and the GraphQL resolvers. */
-export function createServices(deps: Pick<AppDependencies, 'secrets'>) {
-  const sessions = new SessionService(deps.secrets.jwtSecret);
+export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'>) {
+  const { config, secrets } = deps;
+  const fetchImpl = deps.fetch ?? fetch;
+  const sessions = new SessionService(secrets.jwtSecret);
+  const signIns = new SignInSessions(sessions);
+  const codes = new OneTimeCodes(secrets.hashKey);
+  const messenger = createMessenger(config, fetchImpl);
+  const links = new LinkAuthService(codes, messenger, signIns, config.publicAppUrl);
+  const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
     sessions,
+    passwordAuth: new PasswordAuthService(createBotCheck(config, secrets, fetchImpl), signIns, sessions),
+    otpAuth: new OtpAuthService(codes, messenger, signIns),
+    linkAuth: links,
+    desktopHandoff: new DesktopHandoffService(codes, signIns),
+    passkeys: new PasskeyService(relyingParty, new SignedChallenges(secrets.deriveKey('webauthn-challenge')), secrets.deriveKey('webauthn-user-handle'), signIns),
     signup: new SignupService(sessions),
     workspace: new WorkspaceService(),
-    users: new UserService(),
+    users: new UserService(links),
     masters: new MasterService(),
     products: new ProductService(),
-    orders: new OrderService(deps.secrets.hashKey),
+    orders: new OrderService(secrets.hashKey),
   };
 }
 

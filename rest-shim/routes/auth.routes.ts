@@ -1,12 +1,88 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { accountKey, type Limits } from '../../src/context/rate-limits';
+import { NotFoundError } from '../../src/errors/app-error';
+import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
 import { presentUserProfile, UserProfileBody } from '../presenters/user.presenter';
 import { presentWorkspace, WorkspaceBody } from '../presenters/workspace.presenter';
-import { ErrorBody, okResponse } from '../schemas';
+import { ErrorBody, Nullable, okResponse } from '../schemas';
 import { ok } from '../envelope';
 
-/** GET /auth/me and POST /auth/logout. */
-export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const LoginBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 256 }),
+  challenge_token: Type.Optional(Nullable(Type.String({ maxLength: 20_000, description: 'Proof from the bot-check widget' }))),
+});
+
+const ChangePasswordBody = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: 256 }),
+  new_password: Type.String({ minLength: 1, maxLength: 256 }),
+});
+
+const MessageWithToken = Type.Object({ response_code: Type.Integer(), message: Type.String(), token: Type.String() });
+
+/** Password sign-in with its bot-check challenge, password change, the profile and logout. */
+export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (app, { limits }) => {
+  app.get(
+    '/auth/challenge',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['Authentication'],
+        summary: 'A bot-check challenge for the ALTCHA widget (extension; CHALLENGE_PROVIDER=altcha)',
+        description: 'Answers the bare ALTCHA challenge object, as the widget expects. Signed, expires in 10 minutes, redeemable once.',
+        security: [],
+        response: { 200: Type.Object({}, { additionalProperties: true }), '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (_request, reply) => {
+      const challenge = await app.services.passwordAuth.challenge();
+      if (!challenge) throw new NotFoundError('Self-hosted challenge (the bot-check provider issues its own)');
+      return reply.header('cache-control', 'no-store').send(challenge);
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { auth: 'public' },
+      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ email: (request.body as { email: string }).email })),
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Sign in with e-mail, password and a bot-check token',
+        security: [],
+        body: LoginBody,
+        response: { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const result = await app.services.passwordAuth.login(request.ctx, {
+        email: b.email,
+        password: b.password,
+        challengeToken: b.challenge_token,
+      });
+      return presentSignIn(result);
+    },
+  );
+
+  app.post(
+    '/auth/change-password',
+    {
+      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ userId: request.ctx.requireSession().userId })),
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Change the password (extension); every earlier session token stops working',
+        body: ChangePasswordBody,
+        response: { 200: MessageWithToken, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const token = await app.services.passwordAuth.changePassword(request.ctx, request.body.current_password, request.body.new_password);
+      return { response_code: 200, message: 'Password changed; use the new token', token };
+    },
+  );
+
   app.get(
     '/auth/me',
     {

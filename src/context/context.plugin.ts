@@ -48,7 +48,7 @@ export const contextPlugin = fp(
       const token = bearerToken(request);
       if (token) principal = await opts.sessions.authenticate(em, token);
       if (principal) scopeToOrganization(em, principal.organizationId);
-      request.ctx = new RequestContext(request.id, em, principal);
+      request.ctx = new RequestContext(request.id, em, principal, request.ip);
       const routeMatched = request.routeOptions.url !== undefined;
       if (!principal && routeMatched && request.routeOptions.config.auth !== 'public') {
         throw new UnauthenticatedError('Authentication required: send a session token or an API key');

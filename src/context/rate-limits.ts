@@ -6,14 +6,34 @@ import { RateLimitedError } from '../errors/app-error';
 /** Spends one unit of a budget for this request; throws RateLimitedError (429, Retry-After) when spent. */
 export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
+/** Like Limiter, for budgets keyed on something the request names (the account signing in). */
+export type KeyedLimiter = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
+
 /** Budgets shared by the REST and GraphQL doors to the same operation. */
 export interface Limits {
   /** Self-service signup: 5 per hour per client address. */
   signup: Limiter;
+  /**
+   * Sign-in attempts: 20 per 15 minutes per target account, whatever the address, so spreading
+   * guesses over many addresses does not help. Key with `accountKey`.
+   */
+  signIn: KeyedLimiter;
 }
 
 /** Sign-ups allowed per client address per hour. */
 export const SIGNUP_LIMIT = { max: 5, timeWindow: 60 * 60 * 1000 };
+/** Sign-in attempts (password, OTP request and verification, magic-link request) per account per 15 minutes. */
+export const SIGN_IN_LIMIT = { max: 20, timeWindow: 15 * 60 * 1000 };
+
+/**
+ * The budget key of the account a sign-in request targets: the e-mail address (case-folded) or
+ * the phone number (spacing removed), so every spelling of one account shares one budget.
+ */
+export function accountKey(target: { email: string } | { phone: string } | { userId: number }): string {
+  if ('email' in target) return `email:${target.email.trim().toLowerCase()}`;
+  if ('phone' in target) return `phone:${target.phone.replace(/[\s\-.()]/g, '')}`;
+  return `user:${target.userId}`;
+}
 
 /**
  * Registers @fastify/rate-limit on the API scope (Redis-backed when a client is given, else in
@@ -27,8 +47,10 @@ export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis
     nameSpace: `${opts.namespace}:rl:`,
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
-  const limiter = (name: string, budget: { max: number; timeWindow: number }): Limiter => {
-    const check = app.createRateLimit({ ...budget, keyGenerator: (request) => `${name}:${request.ip}` });
+  // The key of a keyed budget travels with the request into @fastify/rate-limit's keyGenerator.
+  const requestKeys = new WeakMap<FastifyRequest, string>();
+  const limiter = (budget: { max: number; timeWindow: number }, keyOf: (request: FastifyRequest) => string): Limiter => {
+    const check = app.createRateLimit({ ...budget, keyGenerator: keyOf });
     return async (request, reply) => {
       const result = await check(request);
       if (result.isAllowed) return; // an allow-listed key
@@ -39,5 +61,12 @@ export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis
       throw new RateLimitedError(result.ttlInSeconds);
     };
   };
-  return { signup: limiter('signup', SIGNUP_LIMIT) };
+  const signIn = limiter(SIGN_IN_LIMIT, (request) => `sign-in:${requestKeys.get(request)}`);
+  return {
+    signup: limiter(SIGNUP_LIMIT, (request) => `signup:${request.ip}`),
+    signIn: async (request, reply, key) => {
+      requestKeys.set(request, key);
+      await signIn(request, reply);
+    },
+  };
 }

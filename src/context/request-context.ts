@@ -24,6 +24,8 @@ export class RequestContext {
     readonly requestId: string,
     readonly em: EntityManager,
     readonly principal: Principal | null,
+    /** The client's address (the socket peer, or per TRUST_PROXY the forwarded one). */
+    readonly clientIp: string,
   ) {}
 
   /** The caller's organization; fails closed when the request carries no credential. */

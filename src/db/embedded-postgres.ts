@@ -2,6 +2,17 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import type { Config } from '../config';
+import { loadOrCreateSecret } from '../secrets';
+
+/** Where the service keeps its embedded database: DATA_DIR/pg, with a generated password. */
+export function embeddedDatabaseOf(config: Pick<Config, 'dataDir'>) {
+  return {
+    directory: path.join(config.dataDir, 'pg'),
+    password: loadOrCreateSecret(config.dataDir, 'pg-password', 24),
+    database: 'sales_distribution',
+  };
+}
 
 /** A running PostgreSQL server owned by this process. */
 export interface EmbeddedDatabase {

@@ -1,4 +1,7 @@
 import { TenantCounter } from './tenant-counter.entity';
+import { Passkey } from '../domains/auth/passkey.entity';
+import { SignInCode } from '../domains/auth/sign-in-code.entity';
+import { SpentNonce } from '../domains/auth/spent-nonce.entity';
 import { NamedRecord } from '../domains/masters/named-record.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { ProductClass } from '../domains/masters/product-class.entity';
@@ -35,4 +38,7 @@ export const ENTITIES = [
   OrderItem,
   OrderStatusHistory,
   TenantCounter,
+  SignInCode,
+  Passkey,
+  SpentNonce,
 ];

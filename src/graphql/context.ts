@@ -11,8 +11,9 @@ export interface GraphqlContext {
   loaders: Loaders;
   /** The request's logger (carries the request id). */
   log: FastifyBaseLogger;
-  /** Spends one unit of a named budget for this request (429 when spent). */
-  spend(limit: keyof Limits): Promise<void>;
+  /** Spends one unit of a budget for this request (429 when spent); sign-in budgets are keyed on the account. */
+  spend(limit: 'signup'): Promise<void>;
+  spend(limit: 'signIn', key: string): Promise<void>;
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
@@ -22,6 +23,6 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     services,
     loaders: createLoaders(request.ctx.em),
     log: request.log,
-    spend: (limit) => limits[limit](request, reply),
+    spend: (limit: keyof Limits, key?: string) => (limit === 'signIn' ? limits.signIn(request, reply, key!) : limits.signup(request, reply)),
   };
 }

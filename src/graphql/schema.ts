@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import { AuthResolver } from '../domains/auth/auth.resolver';
+import { PasskeyResolver } from '../domains/auth/passkey.resolver';
+import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
 import { MASTER_RESOLVERS } from '../domains/masters/master.resolver';
 import { OrderItemResolver, OrderResolver } from '../domains/orders/order.resolver';
 import { ProductResolver, ProductVariantResolver } from '../domains/products/product.resolver';
@@ -17,6 +19,8 @@ const authChecker: AuthChecker<GraphqlContext> = ({ context }) => {
 /** Every resolver of the gateway. */
 export const RESOLVERS = [
   AuthResolver,
+  SignInCodesResolver,
+  PasskeyResolver,
   WorkspaceResolver,
   UserResolver,
   ProductResolver,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -29,6 +30,15 @@ export class QueryCounter {
   }
 }
 
+/** A message the file outbox wrote (operations.md: OUTBOX_DIR). */
+export interface OutboxMessage {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string | null;
+  text: string;
+  created_at: string;
+}
+
 /** An app over its own database, with helpers to call it. */
 export interface TestApp {
   app: FastifyInstance;
@@ -36,6 +46,8 @@ export interface TestApp {
   config: Config;
   db: TestDatabase;
   queries: QueryCounter;
+  /** Every message in this app's own outbox directory, oldest first. */
+  outbox(): OutboxMessage[];
   /** Sends a request as a browser would, with the token when given. */
   request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
   /** Sends a GraphQL operation; returns the parsed body. */
@@ -47,8 +59,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the real app (buildApp) over a fresh database cloned from the migrated template. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Builds the real app (buildApp) over a fresh database cloned from the migrated template, with its
+ * own outbox directory. The bot-check is `off` unless `env` says otherwise; `fetch` replaces
+ * outbound calls to third parties (Turnstile, an SMS gateway).
+ */
+export async function buildTestApp(env: Record<string, string> = {}, options: { fetch?: typeof fetch } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const queries = new QueryCounter();
   const orm = await openOrm(db.url, {
@@ -56,11 +72,14 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     logger: (message: string) => queries.record(message),
     pool: { min: 0, max: 5 },
   });
+  const outboxDir = mkdtempSync(path.join(os.tmpdir(), 'sd-test-outbox-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: path.join(os.tmpdir(), 'sd-test-data'),
     LOG_LEVEL: 'silent',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    CHALLENGE_PROVIDER: 'off',
+    OUTBOX_DIR: outboxDir,
     ...env,
   });
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
@@ -71,6 +90,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     redis,
     rateLimitNamespace: `test-${randomBytes(6).toString('hex')}`,
     logger: false,
+    fetch: options.fetch,
   });
   await app.ready();
 
@@ -91,6 +111,12 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     db,
     queries,
     request,
+    outbox() {
+      return readdirSync(config.outboxDir)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => JSON.parse(readFileSync(path.join(config.outboxDir, name), 'utf8')) as OutboxMessage);
+    },
     async graphql(query, variables, token) {
       const res = await request({ method: 'POST', url: '/graphql', token, payload: { query, variables } });
       return { ...res.json(), statusCode: res.statusCode };
@@ -100,6 +126,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       await orm.close();
       redis?.disconnect();
       await db.drop();
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,16 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { accountKey } from '../../context/rate-limits';
 import type { GraphqlContext } from '../../graphql/context';
 import { User } from '../users/user.entity';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
+import { LoginInput, SignInPayload } from './auth.types';
+import type { SignInResult } from './sign-in-session';
+
+/** The GraphQL shape of a sign-in. */
+export function signInPayload({ token, user, organization, modules }: SignInResult): SignInPayload {
+  return { token, user, workspace: organization, modules };
+}
 
 @Resolver()
 export class AuthResolver {
@@ -10,6 +19,31 @@ export class AuthResolver {
     await spend('signup');
     const { token, user, organization } = await services.signup.register(ctx.em, input);
     return { token, user, workspace: organization };
+  }
+
+  @Query(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'A bot-check challenge for the ALTCHA widget (null when the provider issues its own).',
+  })
+  authChallenge(@Ctx() { services }: GraphqlContext): Promise<object | null> {
+    return services.passwordAuth.challenge();
+  }
+
+  @Mutation(() => SignInPayload, { description: 'Password sign-in behind the bot-check. Five failures lock the account for 30 minutes.' })
+  async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
+    await spend('signIn', accountKey({ email: input.email }));
+    return signInPayload(await services.passwordAuth.login(ctx, input));
+  }
+
+  @Authorized()
+  @Mutation(() => String, { description: 'Changes the password; returns a new session token, and every earlier one stops working.' })
+  async changePassword(
+    @Arg('currentPassword') currentPassword: string,
+    @Arg('newPassword') newPassword: string,
+    @Ctx() { ctx, services, spend }: GraphqlContext,
+  ): Promise<string> {
+    await spend('signIn', accountKey({ userId: ctx.requireSession().userId }));
+    return services.passwordAuth.changePassword(ctx, currentPassword, newPassword);
   }
 
   @Authorized()

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '../../errors/app-error';
+import { emailCondition } from './user-lookup';
 import { User } from './user.entity';
 
 /**
@@ -13,7 +14,7 @@ export async function assertContactsUnused(
 ): Promise<void> {
   const lookup = em.fork();
   if (officialEmail) {
-    const byEmail = await lookup.count(User, { officialEmail: officialEmail.toLowerCase() }, { filters: false });
+    const byEmail = await lookup.count(User, emailCondition(officialEmail), { filters: false });
     if (byEmail > 0) throw new ConflictError('A user with this e-mail address already exists');
   }
   const byPhone = await lookup.count(User, { primaryContactNumber }, { filters: false });

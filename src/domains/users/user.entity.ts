@@ -29,7 +29,9 @@ export function isCustomerType(userType: UserType): boolean {
 @Index({ properties: ['organizationId', 'role'] })
 @Index({ name: 'app_user_email_unique', expression: 'create unique index "app_user_email_unique" on "app_user" (lower("official_email"))' })
 @Index({ name: 'app_user_phone_unique', expression: 'create unique index "app_user_phone_unique" on "app_user" ("primary_contact_number")' })
-export class User extends TenantEntity<'officialEmail' | 'status' | 'storeName' | 'town' | 'route' | 'currentSessionId'> {
+export class User extends TenantEntity<
+  'officialEmail' | 'status' | 'storeName' | 'town' | 'route' | 'currentSessionId' | 'failedSignIns' | 'lockedUntil'
+> {
   @Field()
   @Property({ length: 100 })
   firstName!: string;
@@ -73,4 +75,12 @@ export class User extends TenantEntity<'officialEmail' | 'status' | 'storeName' 
   /** Id of the one session token that is currently valid; null when signed out. */
   @Property({ type: 'uuid', nullable: true, hidden: true })
   currentSessionId: string | null = null;
+
+  /** Failed sign-ins since the last success (any method); the fifth locks the account. */
+  @Property({ type: 'smallint', hidden: true })
+  failedSignIns: number = 0;
+
+  /** While in the future, every sign-in method answers 423. */
+  @Property({ type: 'datetime', nullable: true, hidden: true })
+  lockedUntil: Date | null = null;
 }

@@ -6,6 +6,7 @@ import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagi
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
+import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
@@ -41,6 +42,8 @@ const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, Use
 
 /** Users of the caller's workspace. */
 export class UserService {
+  constructor(private readonly links: LinkAuthService) {}
+
   /** Staff only; newest first. */
   async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<User>> {
     requireStaff(ctx);
@@ -84,7 +87,10 @@ export class UserService {
     return this.profile(ctx, ctx.requireSession().userId);
   }
 
-  /** Admin only. Validates everything before writing; duplicate e-mail or phone is 409. */
+  /**
+   * Admin only. Validates everything before writing; duplicate e-mail or phone is 409. A user
+   * with an e-mail address is sent an invite link to choose their own password.
+   */
   async create(ctx: RequestContext, input: CreateUserInput): Promise<User> {
     ctx.requireAdmin();
     const userType = rules.oneOf('userType', input.userType, USER_TYPES);
@@ -105,10 +111,12 @@ export class UserService {
     await assertContactsUnused(ctx.em, data.officialEmail, data.primaryContactNumber);
     const passwordHash = await hashPassword(data.password); // slow on purpose: outside the lock
 
-    return ctx.em.transactional(async (tx) => {
+    const user = await ctx.em.transactional(async (tx) => {
       await this.assertSeatAvailable(tx, ctx.organizationId);
       return tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
     });
+    await this.links.invite(ctx, user);
+    return user;
   }
 
   /** The customer's town and route; a route must lie in the given town (or sets it). */

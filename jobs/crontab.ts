@@ -1,0 +1,10 @@
+import { parseCronItems, type CronItem } from 'graphile-worker';
+
+/** Recurring tasks. Each runs once per slot across all workers (graphile-worker locks the slot). */
+export const CRON_ITEMS: CronItem[] = [
+  // Hourly at minute 17, away from the top of the hour when other jobs pile up.
+  { task: 'delete_expired_sign_in_codes', match: '17 * * * *', identifier: 'delete_expired_sign_in_codes' },
+];
+
+/** The crontab in the form the runner takes. */
+export const parsedCronItems = () => parseCronItems(CRON_ITEMS);

@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import type { SignInResult } from '../../src/domains/auth/sign-in-session';
+import type { Passkey } from '../../src/domains/auth/passkey.entity';
+import { Nullable, Timestamp } from '../schemas';
+
+/** A navigation module of the login answer. */
+const NavigationModuleBody = Type.Object({
+  key: Type.String({ description: 'Stable identifier, e.g. orders' }),
+  label: Type.String(),
+  path: Type.String({ description: "Path of the web app's page" }),
+  actions: Type.Array(Type.String(), { description: 'e.g. view, create, update_status' }),
+});
+
+/** The answer of every sign-in method: token, user, workspace and navigation modules at the top level. */
+export const SignInAnswer = Type.Object({
+  response_code: Type.Integer(),
+  message: Type.String(),
+  token: Type.String(),
+  user: Type.Object({
+    id: Type.Integer(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    official_email: Nullable(Type.String()),
+    role_name: Type.String(),
+    user_type: Type.Integer(),
+    organization_id: Type.Integer(),
+    organization_name: Type.String(),
+  }),
+  workspace: Type.Object({
+    workspace_id: Type.String(),
+    slug: Type.String(),
+    display_name: Type.String(),
+    plan: Type.String(),
+    status: Type.Integer(),
+  }),
+  modules: Type.Array(NavigationModuleBody),
+});
+
+export function presentSignIn({ token, user, role, organization, modules }: SignInResult) {
+  return {
+    response_code: 200,
+    message: 'Signed in',
+    token,
+    user: {
+      id: user.id,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      official_email: user.officialEmail,
+      role_name: role.name,
+      user_type: user.userType,
+      organization_id: organization.id,
+      organization_name: organization.displayName,
+    },
+    workspace: {
+      workspace_id: organization.workspaceId,
+      slug: organization.slug,
+      display_name: organization.displayName,
+      plan: organization.plan,
+      status: organization.status,
+    },
+    modules,
+  };
+}
+
+/** A passkey as its owner sees it (never the key material). */
+export const PasskeyBody = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  credential_id: Type.String(),
+  backed_up: Type.Boolean(),
+  created_at: Timestamp,
+  last_used_at: Nullable(Timestamp),
+});
+
+export function presentPasskey(p: Passkey) {
+  return { id: p.id, name: p.name, credential_id: p.credentialId, backed_up: p.backedUp, created_at: p.createdAt, last_used_at: p.lastUsedAt };
+}

@@ -1,0 +1,50 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { signInPayload } from './auth.resolver';
+import { SignInPayload } from './auth.types';
+import { Passkey } from './passkey.entity';
+
+/** Passkeys over the same service as REST; WebAuthn options and responses travel as JSON objects. */
+@Resolver()
+export class PasskeyResolver {
+  @Authorized()
+  @Query(() => [Passkey], { description: "The signed-in user's passkeys, newest first." })
+  passkeys(@Ctx() { ctx, services }: GraphqlContext): Promise<Passkey[]> {
+    return services.passkeys.list(ctx);
+  }
+
+  @Authorized()
+  @Mutation(() => GraphQLJSONObject, { description: 'Creation options for navigator.credentials.create().' })
+  passkeyRegistrationOptions(@Ctx() { ctx, services }: GraphqlContext): Promise<object> {
+    return services.passkeys.registrationOptions(ctx);
+  }
+
+  @Authorized()
+  @Mutation(() => Passkey, { description: "Registers the browser's new credential (the JSON of @simplewebauthn/browser)." })
+  registerPasskey(
+    @Arg('response', () => GraphQLJSONObject) response: object,
+    @Arg('name', () => String, { nullable: true }) name: string | null,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Passkey> {
+    return services.passkeys.register(ctx, response as RegistrationResponseJSON, name);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes one of your passkeys.' })
+  async removePasskey(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
+    await services.passkeys.remove(ctx, id);
+    return true;
+  }
+
+  @Mutation(() => GraphQLJSONObject, { description: 'Request options for navigator.credentials.get() (discoverable passkeys).' })
+  passkeyLoginOptions(@Ctx() { services }: GraphqlContext): Promise<object> {
+    return services.passkeys.loginOptions();
+  }
+
+  @Mutation(() => SignInPayload, { description: 'Signs in with a passkey assertion.' })
+  async loginWithPasskey(@Arg('response', () => GraphQLJSONObject) response: object, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
+    return signInPayload(await services.passkeys.login(ctx, response as AuthenticationResponseJSON));
+  }
+}

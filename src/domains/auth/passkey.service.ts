@@ -1,0 +1,180 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { RequestContext } from '../../context/request-context';
+import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import * as rules from '../../shared/rules';
+import { User } from '../users/user.entity';
+import { Organization } from '../workspace/organization.entity';
+import { Passkey } from './passkey.entity';
+import type { SignedChallenges } from './signed-challenge';
+import type { SignInResult, SignInSessions } from './sign-in-session';
+import { spendNonce } from './spent-nonce.entity';
+
+/** The relying party: the web app's origin and its host name (the RP ID). */
+export interface RelyingParty {
+  id: string;
+  origin: string;
+}
+
+const CEREMONY_TTL_MS = 5 * 60 * 1000;
+const REGISTRATION = 'passkey-registration';
+const LOGIN = 'passkey-login';
+const LOGIN_FAILED = 'Passkey sign-in failed';
+
+/**
+ * Passkeys (WebAuthn, @simplewebauthn/server): registration by a signed-in user, and sign-in
+ * without a password. User verification is required in both ceremonies; a signature counter
+ * that does not go up is refused (and counted as a failed sign-in).
+ */
+export class PasskeyService {
+  constructor(
+    private readonly rp: RelyingParty,
+    private readonly challenges: SignedChallenges,
+    private readonly userHandleKey: Buffer,
+    private readonly signIns: SignInSessions,
+  ) {}
+
+  /** Creation options for the signed-in user; their existing passkeys are excluded. */
+  async registrationOptions(ctx: RequestContext): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const session = ctx.requireSession();
+    const user = await ctx.em.findOneOrFail(User, { id: session.userId });
+    const [organization, existing] = await Promise.all([
+      ctx.em.findOneOrFail(Organization, { id: user.organizationId }),
+      ctx.em.find(Passkey, { user }),
+    ]);
+    return generateRegistrationOptions({
+      rpName: organization.displayName,
+      rpID: this.rp.id,
+      userName: user.officialEmail ?? user.primaryContactNumber,
+      userDisplayName: `${user.firstName} ${user.lastName}`,
+      userID: this.userHandle(user.id),
+      challenge: this.challenges.mint(REGISTRATION, user.id, CEREMONY_TTL_MS),
+      timeout: CEREMONY_TTL_MS,
+      attestationType: 'none',
+      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    });
+  }
+
+  /** Verifies the browser's registration response and stores the passkey under `name`. */
+  async register(ctx: RequestContext, response: RegistrationResponseJSON, name?: string | null): Promise<Passkey> {
+    const session = ctx.requireSession();
+    const label = name == null ? `Passkey added ${new Date().toISOString().slice(0, 10)}` : rules.requiredText('name', name, 100);
+    let nonce: { nonce: string; expiresAt: Date } | null = null;
+    let verification;
+    try {
+      verification = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: (challenge) => !!(nonce = this.challenges.open(REGISTRATION, session.userId, challenge)),
+        expectedOrigin: this.rp.origin,
+        expectedRPID: this.rp.id,
+        requireUserVerification: true,
+      });
+    } catch (err) {
+      throw new ValidationError('response', `failed verification: ${(err as Error).message}`);
+    }
+    if (!verification.verified || !nonce) throw new ValidationError('response', 'failed verification');
+    const opened = nonce as { nonce: string; expiresAt: Date };
+    if (!(await spendNonce(ctx.em, opened.nonce, opened.expiresAt))) {
+      throw new ValidationError('response', 'answers a challenge that was already used; ask for new options');
+    }
+    const { credential, credentialBackedUp } = verification.registrationInfo;
+    const taken = await ctx.em.count(Passkey, { credentialId: credential.id }, { filters: false });
+    if (taken > 0) throw new ConflictError('This passkey is already registered');
+    const passkey = ctx.em.create(Passkey, {
+      organizationId: ctx.organizationId,
+      user: ctx.em.getReference(User, session.userId),
+      name: label,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey),
+      signCount: BigInt(credential.counter),
+      transports: credential.transports ?? [],
+      backedUp: credentialBackedUp,
+    });
+    await ctx.em.flush();
+    return passkey;
+  }
+
+  /** The signed-in user's passkeys, newest first. */
+  list(ctx: RequestContext): Promise<Passkey[]> {
+    const session = ctx.requireSession();
+    return ctx.em.find(Passkey, { user: session.userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /** Removes one of the signed-in user's passkeys; anyone else's is not found. */
+  async remove(ctx: RequestContext, id: number): Promise<void> {
+    const session = ctx.requireSession();
+    const passkey = await ctx.em.findOne(Passkey, { id, user: session.userId });
+    if (!passkey) throw new NotFoundError('Passkey', id);
+    await ctx.em.remove(passkey).flush();
+  }
+
+  /** Request options for a sign-in with a discoverable passkey (no e-mail asked, none revealed). */
+  loginOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return generateAuthenticationOptions({
+      rpID: this.rp.id,
+      userVerification: 'required',
+      challenge: this.challenges.mint(LOGIN, 0, CEREMONY_TTL_MS),
+      timeout: CEREMONY_TTL_MS,
+    });
+  }
+
+  /** Verifies an assertion and signs its owner in; failures count against the owner's account. */
+  async login(ctx: RequestContext, response: AuthenticationResponseJSON): Promise<SignInResult> {
+    const credentialId = typeof response?.id === 'string' ? response.id : '';
+    // Before sign-in the tenant is unknown: the credential id, unique across workspaces, is the key.
+    const passkey = credentialId ? await ctx.em.findOne(Passkey, { credentialId }, { filters: false, populate: ['user', 'publicKey', 'signCount', 'transports'] }) : null;
+    if (!passkey) throw new UnauthenticatedError(LOGIN_FAILED);
+    const user = passkey.user;
+    this.signIns.assertNotLocked(user);
+    let opened: { nonce: string; expiresAt: Date } | null = null;
+    let newCounter: number | null = null;
+    try {
+      const verification = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: (challenge) => !!(opened = this.challenges.open(LOGIN, 0, challenge)),
+        expectedOrigin: this.rp.origin,
+        expectedRPID: this.rp.id,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: Uint8Array.from(passkey.publicKey),
+          counter: Number(passkey.signCount),
+          transports: passkey.transports as AuthenticatorTransport[],
+        },
+        requireUserVerification: true,
+      });
+      if (verification.verified) newCounter = verification.authenticationInfo.newCounter;
+    } catch {
+      newCounter = null; // wrong challenge, origin, flags or a counter that did not go up
+    }
+    const handle = response.response?.userHandle;
+    const handleMatches = !handle || this.sameHandle(handle, user.id);
+    const challenge = opened as { nonce: string; expiresAt: Date } | null;
+    const fresh = newCounter !== null && handleMatches && challenge && (await spendNonce(ctx.em, challenge.nonce, challenge.expiresAt));
+    if (!fresh) return this.signIns.fail(ctx.em, user, new UnauthenticatedError(LOGIN_FAILED));
+    passkey.signCount = BigInt(newCounter!);
+    passkey.lastUsedAt = new Date();
+    return this.signIns.complete(ctx.em, user);
+  }
+
+  /** The WebAuthn user handle of a user: opaque, stable, and free of personal data. */
+  private userHandle(userId: number): Uint8Array<ArrayBuffer> {
+    return Uint8Array.from(createHmac('sha256', this.userHandleKey).update(`user:${userId}`).digest());
+  }
+
+  private sameHandle(encoded: string, userId: number): boolean {
+    const given = Buffer.from(encoded, 'base64url');
+    const expected = Buffer.from(this.userHandle(userId));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}

@@ -1,0 +1,69 @@
+import type { RequestContext } from '../../context/request-context';
+import { UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../shared/passwords';
+import * as rules from '../../shared/rules';
+import { findUserByEmail } from '../users/user-lookup';
+import { User } from '../users/user.entity';
+import type { BotCheck } from './bot-check/bot-check';
+import type { SessionService } from './session.service';
+import type { SignInResult, SignInSessions } from './sign-in-session';
+
+/** What password sign-in needs. */
+export interface PasswordLoginInput {
+  email: string;
+  password: string;
+  /** Proof from the browser bot-check. */
+  challengeToken?: string | null;
+}
+
+const WRONG_CREDENTIALS = 'Invalid e-mail or password';
+
+/** Password sign-in behind the bot-check, and password change. */
+export class PasswordAuthService {
+  constructor(
+    private readonly botCheck: BotCheck,
+    private readonly signIns: SignInSessions,
+    private readonly sessions: SessionService,
+  ) {}
+
+  /** A new challenge for the bot-check widget (ALTCHA); null when the provider issues its own. */
+  challenge(): Promise<object | null> {
+    return this.botCheck.challenge();
+  }
+
+  /**
+   * E-mail and password, after the bot-check. A wrong e-mail costs the same password check as a
+   * wrong password, so the timing does not tell which accounts exist.
+   */
+  async login(ctx: RequestContext, input: PasswordLoginInput): Promise<SignInResult> {
+    const email = rules.email('email', input.email);
+    if (!input.password) throw new ValidationError('password', 'is required');
+    const token = (input.challengeToken ?? '').trim();
+    if (!token) throw new ValidationError('challengeToken', 'is missing: security verification is required');
+    if (!(await this.botCheck.verify({ token, remoteIp: ctx.clientIp, em: ctx.em }))) {
+      throw new ValidationError('challengeToken', 'failed security verification; solve a new challenge and retry');
+    }
+    const user = await findUserByEmail(ctx.em, email);
+    if (!user) {
+      await spendPasswordCheckTime(input.password);
+      throw new UnauthenticatedError(WRONG_CREDENTIALS);
+    }
+    const matches = await verifyPassword(user.passwordHash, input.password);
+    this.signIns.assertNotLocked(user);
+    if (!matches) return this.signIns.fail(ctx.em, user, new UnauthenticatedError(WRONG_CREDENTIALS));
+    return this.signIns.complete(ctx.em, user);
+  }
+
+  /** Checks the current password, sets the new one and starts a new session: every earlier token stops working. */
+  async changePassword(ctx: RequestContext, currentPassword: string, newPassword: string): Promise<string> {
+    const session = ctx.requireSession();
+    const next = rules.newPassword('newPassword', newPassword);
+    const user = await ctx.em.findOneOrFail(User, { id: session.userId }, { populate: ['passwordHash'] });
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new ValidationError('currentPassword', 'is incorrect');
+    }
+    if (currentPassword === next) throw new ValidationError('newPassword', 'must differ from the current password');
+    user.passwordHash = await hashPassword(next);
+    return this.sessions.start(ctx.em, user);
+  }
+}

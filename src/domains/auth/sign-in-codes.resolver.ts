@@ -1,0 +1,56 @@
+import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
+import { accountKey } from '../../context/rate-limits';
+import type { GraphqlContext } from '../../graphql/context';
+import { signInPayload } from './auth.resolver';
+import { CodeSentPayload, DesktopCodePayload, LinkPurpose, SignInPayload } from './auth.types';
+
+/** SMS codes, magic links, set-password links and the desktop hand-off, over the same services as REST. */
+@Resolver()
+export class SignInCodesResolver {
+  @Mutation(() => CodeSentPayload, { description: 'Texts a 6-digit code (valid 5 minutes) to the phone of an active account.' })
+  async requestOtp(@Arg('phone') phone: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<CodeSentPayload> {
+    await spend('signIn', accountKey({ phone }));
+    await services.otpAuth.request(ctx, phone);
+    return { message: 'If this number belongs to an active account, a sign-in code has been sent to it' };
+  }
+
+  @Mutation(() => SignInPayload, { description: 'Signs in with the SMS code. Every failure answers the same.' })
+  async verifyOtp(@Arg('phone') phone: string, @Arg('otp') otp: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
+    await spend('signIn', accountKey({ phone }));
+    return signInPayload(await services.otpAuth.verify(ctx, phone, otp));
+  }
+
+  @Mutation(() => CodeSentPayload, { description: 'E-mails a single-use sign-in link, or a link to set a new password.' })
+  async requestMagicLink(
+    @Arg('email') email: string,
+    @Arg('purpose', () => LinkPurpose, { defaultValue: LinkPurpose.SIGN_IN }) purpose: LinkPurpose,
+    @Ctx() { ctx, services, spend }: GraphqlContext,
+  ): Promise<CodeSentPayload> {
+    await spend('signIn', accountKey({ email }));
+    await services.linkAuth.request(ctx, email, purpose);
+    return { message: 'If this address belongs to an active account, a link has been sent to it' };
+  }
+
+  @Mutation(() => SignInPayload, { description: 'Signs in with the token of a magic link.' })
+  async verifyMagicLink(@Arg('token') token: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
+    return signInPayload(await services.linkAuth.verify(ctx, token));
+  }
+
+  @Mutation(() => Boolean, { description: 'Sets a password from an invite or reset link. Ends any session; signs nobody in.' })
+  async setPasswordFromLink(@Arg('token') token: string, @Arg('password') password: string, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
+    await services.linkAuth.setPassword(ctx, token, password);
+    return true;
+  }
+
+  @Authorized()
+  @Mutation(() => DesktopCodePayload, { description: "Mints a single-use code (2 minutes) bound to base64url(SHA-256(state)) of the desktop app." })
+  async createDesktopCode(@Arg('stateHash') stateHash: string, @Ctx() { ctx, services }: GraphqlContext): Promise<DesktopCodePayload> {
+    const { secret, expiresAt } = await services.desktopHandoff.createCode(ctx, stateHash);
+    return { code: secret, expiresAt };
+  }
+
+  @Mutation(() => SignInPayload, { description: "Exchanges a desktop code and the app's own state for a session." })
+  async exchangeDesktopCode(@Arg('code') code: string, @Arg('state') state: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
+    return signInPayload(await services.desktopHandoff.exchange(ctx, code, state));
+  }
+}
