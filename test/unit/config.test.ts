@@ -19,6 +19,15 @@ describe('loadConfig', () => {
       rateLimit: { perMinute: 120, perHour: 2000 },
       logLevel: 'info',
     });
+    expect(c.publicAppUrl.href).toBe('http://localhost:3000/');
+  });
+
+  it('takes an SMS gateway URL and the public app URL (the WebAuthn relying party)', () => {
+    const c = loadConfig({ SMS_TRANSPORT: 'https://sms.example.com/send', PUBLIC_APP_URL: 'https://app.example.com', PORT: '8080' });
+    expect(c.smsTransport).toBe('https://sms.example.com/send');
+    expect(c.publicAppUrl.hostname).toBe('app.example.com');
+    expect(c.publicAppUrl.origin).toBe('https://app.example.com');
+    expect(loadConfig({ PORT: '8080' }).publicAppUrl.origin).toBe('http://localhost:8080');
   });
 
   it('reads every variable', () => {
@@ -60,6 +69,9 @@ describe('loadConfig', () => {
     [{ WEBHOOK_MAX_ATTEMPTS: '0' }, /WEBHOOK_MAX_ATTEMPTS/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ MAIL_TRANSPORT: 'smtp' }, /SMTP_URL/],
+    [{ SMS_TRANSPORT: 'carrier-pigeon' }, /SMS_TRANSPORT/],
+    [{ PUBLIC_APP_URL: 'app.example.com' }, /PUBLIC_APP_URL/],
+    [{ PUBLIC_APP_URL: 'ftp://app.example.com' }, /PUBLIC_APP_URL/],
   ])('refuses %o naming the variable', (env, pattern) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(pattern);
