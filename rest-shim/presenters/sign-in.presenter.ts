@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { SignInResult } from '../../src/domains/auth/sign-in-session';
 import type { Passkey } from '../../src/domains/auth/passkey.entity';
+import type { Role } from '../../src/domains/users/role.entity';
+import type { User } from '../../src/domains/users/user.entity';
+import type { Organization } from '../../src/domains/workspace/organization.entity';
 import { Nullable, Timestamp } from '../schemas';
 
 /** A navigation module of the login answer. */
@@ -11,28 +14,49 @@ const NavigationModuleBody = Type.Object({
   actions: Type.Array(Type.String(), { description: 'e.g. view, create, update_status' }),
 });
 
+/** The user in sign-up and sign-in answers (each adds a field of its own). */
+export const SessionUserBody = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  official_email: Nullable(Type.String()),
+  role_name: Type.String(),
+  user_type: Type.Integer(),
+  organization_id: Type.Integer(),
+});
+
+/** The workspace in sign-up and sign-in answers. */
+export const SessionWorkspaceBody = Type.Object({
+  workspace_id: Type.String(),
+  slug: Type.String(),
+  display_name: Type.String(),
+  plan: Type.String(),
+  status: Type.Integer(),
+});
+
+export function presentSessionUser(user: User, role: Role) {
+  return {
+    id: user.id,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    official_email: user.officialEmail,
+    role_name: role.name,
+    user_type: user.userType,
+    organization_id: user.organizationId,
+  };
+}
+
+export function presentSessionWorkspace(o: Organization) {
+  return { workspace_id: o.workspaceId, slug: o.slug, display_name: o.displayName, plan: o.plan, status: o.status };
+}
+
 /** The answer of every sign-in method: token, user, workspace and navigation modules at the top level. */
 export const SignInAnswer = Type.Object({
   response_code: Type.Integer(),
   message: Type.String(),
   token: Type.String(),
-  user: Type.Object({
-    id: Type.Integer(),
-    first_name: Type.String(),
-    last_name: Type.String(),
-    official_email: Nullable(Type.String()),
-    role_name: Type.String(),
-    user_type: Type.Integer(),
-    organization_id: Type.Integer(),
-    organization_name: Type.String(),
-  }),
-  workspace: Type.Object({
-    workspace_id: Type.String(),
-    slug: Type.String(),
-    display_name: Type.String(),
-    plan: Type.String(),
-    status: Type.Integer(),
-  }),
+  user: Type.Composite([SessionUserBody, Type.Object({ organization_name: Type.String() })]),
+  workspace: SessionWorkspaceBody,
   modules: Type.Array(NavigationModuleBody),
 });
 
@@ -41,23 +65,8 @@ export function presentSignIn({ token, user, role, organization, modules }: Sign
     response_code: 200,
     message: 'Signed in',
     token,
-    user: {
-      id: user.id,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      official_email: user.officialEmail,
-      role_name: role.name,
-      user_type: user.userType,
-      organization_id: organization.id,
-      organization_name: organization.displayName,
-    },
-    workspace: {
-      workspace_id: organization.workspaceId,
-      slug: organization.slug,
-      display_name: organization.displayName,
-      plan: organization.plan,
-      status: organization.status,
-    },
+    user: { ...presentSessionUser(user, role), organization_name: organization.displayName },
+    workspace: presentSessionWorkspace(organization),
     modules,
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Limits } from '../../src/context/rate-limits';
-import { presentWorkspace } from '../presenters/workspace.presenter';
-import { ErrorBody, Nullable } from '../schemas';
+import { presentSessionUser, presentSessionWorkspace, SessionUserBody, SessionWorkspaceBody } from '../presenters/sign-in.presenter';
+import { ErrorBody } from '../schemas';
 
 const SignupBody = Type.Object({
   first_name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -17,23 +17,8 @@ const SignupAnswer = Type.Object({
   response_code: Type.Integer(),
   message: Type.String(),
   token: Type.String(),
-  user: Type.Object({
-    id: Type.Integer(),
-    first_name: Type.String(),
-    last_name: Type.String(),
-    official_email: Nullable(Type.String()),
-    role_name: Type.String(),
-    user_type: Type.Integer(),
-    organization_id: Type.Integer(),
-    status: Type.Integer(),
-  }),
-  workspace: Type.Object({
-    workspace_id: Type.String(),
-    slug: Type.String(),
-    display_name: Type.String(),
-    plan: Type.String(),
-    status: Type.Integer(),
-  }),
+  user: Type.Composite([SessionUserBody, Type.Object({ status: Type.Integer() })]),
+  workspace: SessionWorkspaceBody,
 });
 
 /** POST /signup/register: a new workspace and its first admin, signed in. */
@@ -61,22 +46,12 @@ export const signupRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async
         password: b.password,
         organizationName: b.organization_name,
       });
-      const { workspace_id, slug, display_name, plan, status } = presentWorkspace(organization);
       return reply.code(201).send({
         response_code: 201,
         message: 'Workspace created',
         token,
-        user: {
-          id: user.id,
-          first_name: user.firstName,
-          last_name: user.lastName,
-          official_email: user.officialEmail,
-          role_name: role.name,
-          user_type: user.userType,
-          organization_id: organization.id,
-          status: user.status,
-        },
-        workspace: { workspace_id, slug, display_name, plan, status },
+        user: { ...presentSessionUser(user, role), status: user.status },
+        workspace: presentSessionWorkspace(organization),
       });
     },
   );
