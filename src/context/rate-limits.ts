@@ -45,6 +45,9 @@ export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis
     global: false,
     redis: opts.redis,
     nameSpace: `${opts.namespace}:rl:`,
+    // Without Redis the in-process store keeps this many keys (least recently used go first);
+    // the default 5,000 would let a flood of made-up accounts evict a real account's count.
+    cache: 100_000,
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
   // The key of a keyed budget travels with the request into @fastify/rate-limit's keyGenerator.

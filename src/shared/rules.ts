@@ -44,10 +44,13 @@ export function phone(field: string, value: string): string {
   return compact;
 }
 
+/** Longest password accepted anywhere (longer input is refused before any hashing). */
+export const MAX_PASSWORD_LENGTH = 256;
+
 /** A password for a new account. */
 export function newPassword(field: string, value: string): string {
   if (value.length < 8) throw new ValidationError(field, 'must be at least 8 characters');
-  if (value.length > 256) throw new ValidationError(field, 'must be at most 256 characters');
+  if (value.length > MAX_PASSWORD_LENGTH) throw new ValidationError(field, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
   return value;
 }
 

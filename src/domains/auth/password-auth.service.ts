@@ -38,6 +38,9 @@ export class PasswordAuthService {
   async login(ctx: RequestContext, input: PasswordLoginInput): Promise<SignInResult> {
     const email = rules.email('email', input.email);
     if (!input.password) throw new ValidationError('password', 'is required');
+    if (input.password.length > rules.MAX_PASSWORD_LENGTH) {
+      throw new ValidationError('password', `must be at most ${rules.MAX_PASSWORD_LENGTH} characters`);
+    }
     const token = (input.challengeToken ?? '').trim();
     if (!token) throw new ValidationError('challengeToken', 'is missing: security verification is required');
     if (!(await this.botCheck.verify({ token, remoteIp: ctx.clientIp, em: ctx.em }))) {
