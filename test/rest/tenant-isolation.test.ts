@@ -6,6 +6,7 @@ import { TenantEntity } from '../../src/db/tenant.entity';
 import { Order } from '../../src/domains/orders/order.entity';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
 
@@ -99,10 +100,21 @@ describe('tenant isolation', () => {
     return out;
   };
 
+  /** Registers one passkey for the user of `token` through the REST endpoints, with a software authenticator. */
+  async function registerPasskey(token: string): Promise<void> {
+    const options = await t.request({ method: 'POST', url: '/api/v1/auth/passkey/registration/options', token });
+    expect(options.statusCode, options.body).toBe(200);
+    const response = new SoftAuthenticator().createCredential(options.json().data);
+    const res = await t.request({ method: 'POST', url: '/api/v1/auth/passkey/registration/verify', token, payload: { response } });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+
   beforeAll(async () => {
     t = await buildTestApp();
     A = await seed();
     B = await seed();
+    await registerPasskey(A.ws.token);
+    await registerPasskey(B.ws.token);
   });
   afterAll(() => t?.close());
 

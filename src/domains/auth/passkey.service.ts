@@ -161,10 +161,22 @@ export class PasskeyService {
     const handleMatches = !handle || this.sameHandle(handle, user.id);
     const challenge = opened as { nonce: string; expiresAt: Date } | null;
     const fresh = newCounter !== null && handleMatches && challenge && (await spendNonce(ctx.em, challenge.nonce, challenge.expiresAt));
-    if (!fresh) return this.signIns.fail(ctx.em, user, new UnauthenticatedError(LOGIN_FAILED));
-    passkey.signCount = BigInt(newCounter!);
-    passkey.lastUsedAt = new Date();
+    if (!fresh || !(await this.advanceCounter(ctx, passkey, newCounter!))) {
+      return this.signIns.fail(ctx.em, user, new UnauthenticatedError(LOGIN_FAILED));
+    }
     return this.signIns.complete(ctx.em, user);
+  }
+
+  /**
+   * Stores the new signature counter only if it still exceeds the stored one: two assertions with
+   * the same counter racing each other (a cloned key) cannot both win. Counters that stay 0
+   * (authenticators without one) are stored as they are; their challenge is single use anyway.
+   */
+  private async advanceCounter(ctx: RequestContext, passkey: Passkey, newCounter: number): Promise<boolean> {
+    const counter = BigInt(newCounter);
+    const where = newCounter > 0 ? { id: passkey.id, signCount: { $lt: counter } } : { id: passkey.id };
+    const changed = await ctx.em.nativeUpdate(Passkey, where, { signCount: counter, lastUsedAt: new Date() }, { filters: false });
+    return changed === 1;
   }
 
   /** The WebAuthn user handle of a user: opaque, stable, and free of personal data. */
