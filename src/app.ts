@@ -46,7 +46,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
   });
   app.setValidatorCompiler(createValidatorCompiler());
-  app.decorate('services', createServices(deps));
+  app.decorate('services', createServices({ ...deps, log: app.log }));
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -15,16 +15,16 @@ import { ProductService } from './domains/products/product.service';
 import { UserService } from './domains/users/user.service';
 import { SignupService } from './domains/workspace/signup.service';
 import { WorkspaceService } from './domains/workspace/workspace.service';
-import { createMessenger } from './messaging/messenger';
+import { createMessenger, type DeliveryLog } from './messaging/messenger';
 
 /** One instance of each domain service, shared by the REST shim and the GraphQL resolvers. */
-export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'>) {
+export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'> & { log: DeliveryLog }) {
   const { config, secrets } = deps;
   const fetchImpl = deps.fetch ?? fetch;
   const sessions = new SessionService(secrets.jwtSecret);
   const signIns = new SignInSessions(sessions);
   const codes = new OneTimeCodes(secrets.hashKey);
-  const messenger = createMessenger(config, fetchImpl);
+  const messenger = createMessenger(config, fetchImpl, deps.log);
   const links = new LinkAuthService(codes, messenger, signIns, config.publicAppUrl);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { scopeToOrganization } from '../../db/tenant-filter';
 import { AppError } from '../../errors/app-error';
 import { findUserByEmail } from '../users/user-lookup';
 import type { User } from '../users/user.entity';
@@ -40,10 +39,13 @@ export async function recordFailedSignIn(em: EntityManager, user: Pick<User, 'id
   return lockedUntil ? new Date(lockedUntil) : null;
 }
 
-/** Lifts a lock and clears the count (a successful sign-in, or the operator's user:unlock). */
-export function clearFailedSignIns(user: User): void {
-  user.failedSignIns = 0;
-  user.lockedUntil = null;
+/**
+ * Lifts a lock and clears the count (a successful sign-in, or the operator's user:unlock). One
+ * UPDATE of both columns, whatever the loaded entity holds, so a failure that locked the account
+ * meanwhile cannot leave a lock behind with a count of 0.
+ */
+export async function clearFailedSignIns(em: EntityManager, user: Pick<User, 'id' | 'organizationId'>): Promise<void> {
+  await em.execute('update app_user set failed_sign_ins = 0, locked_until = null where id = ? and organization_id = ?', [user.id, user.organizationId]);
 }
 
 /** What unlocking an account found. */
@@ -58,8 +60,6 @@ export async function unlockAccount(em: EntityManager, email: string): Promise<U
   const user = await findUserByEmail(em, email);
   if (!user) return null;
   const outcome = { email: user.officialEmail!, wasLocked: !!user.lockedUntil && user.lockedUntil > new Date(), failedSignIns: user.failedSignIns };
-  scopeToOrganization(em, user.organizationId);
-  clearFailedSignIns(user);
-  await em.flush();
+  await clearFailedSignIns(em, user);
   return outcome;
 }

@@ -45,7 +45,7 @@ export class SignInSessions {
       throw new ForbiddenError('This account is inactive; ask a workspace administrator to reactivate it');
     }
     scopeToOrganization(em, user.organizationId);
-    clearFailedSignIns(user);
+    await clearFailedSignIns(em, user);
     const token = await this.sessions.start(em, user);
     await em.populate(user, ['role']);
     const organization = await em.findOneOrFail(Organization, { id: user.organizationId });
