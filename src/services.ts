@@ -29,7 +29,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
     sessions,
-    passwordAuth: new PasswordAuthService(createBotCheck(config, secrets, fetchImpl), signIns, sessions),
+    passwordAuth: new PasswordAuthService(createBotCheck(config, secrets, fetchImpl), signIns, sessions, codes),
     otpAuth: new OtpAuthService(codes, messenger, signIns),
     linkAuth: links,
     desktopHandoff: new DesktopHandoffService(codes, signIns),

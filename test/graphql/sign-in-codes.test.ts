@@ -222,7 +222,7 @@ describe('GraphQL sign-in with one-time codes and links', () => {
       expectGraphqlError(await gql(CREATE_DESKTOP, { stateHash: stateHashOf('s') }), 'UNAUTHENTICATED');
       const a = await newAccount();
       const message = 'stateHash must be base64url(SHA-256(state)): 43 characters of A-Z, a-z, 0-9, - and _';
-      for (const bad of [createHash('sha256').update('s').digest('hex'), createHash('sha256').update('s').digest('base64'), 'plain-state']) {
+      for (const bad of [createHash('sha256').update('s').digest('hex'), createHash('sha256').update('s').digest('base64'), `${stateHashOf('s')}A`, 'plain-state']) {
         expectGraphqlError(await gql(CREATE_DESKTOP, { stateHash: bad }, a.token), 'BAD_USER_INPUT', message);
       }
     });

@@ -62,7 +62,8 @@ export class LinkAuthService {
   }
 
   /**
-   * Sets a password from an invite or reset link and ends the user's session; returns no token.
+   * Sets a password from an invite or reset link and ends the user's session and every other
+   * outstanding code or link (a reset often follows a suspected compromise); returns no token.
    * The password is checked first, so a weak one does not use up the link.
    */
   async setPassword(ctx: RequestContext, token: string, password: string): Promise<void> {
@@ -75,6 +76,7 @@ export class LinkAuthService {
     code.user.passwordHash = passwordHash;
     code.user.currentSessionId = null;
     await ctx.em.flush();
+    await this.codes.revokeAll(ctx.em, code.user.id);
   }
 
   private async send(ctx: RequestContext, user: User, purpose: SignInCodePurpose): Promise<void> {

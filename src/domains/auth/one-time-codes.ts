@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../users/user.entity';
+import { User } from '../users/user.entity';
 import { SignInCode, SignInCodePurpose } from './sign-in-code.entity';
 
 /** How long each kind of code stays valid. */
@@ -33,16 +34,19 @@ export class OneTimeCodes {
   async issue(em: EntityManager, user: User, purpose: SignInCodePurpose, options: { stateHash?: string } = {}): Promise<IssuedCode> {
     const secret = purpose === SignInCodePurpose.OTP ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + CODE_TTL_MS[purpose]);
-    await em.nativeDelete(SignInCode, { user, purpose });
-    em.create(SignInCode, {
-      organizationId: user.organizationId,
-      user,
-      purpose,
-      codeHash: this.hash(purpose, user.id, secret),
-      stateHash: options.stateHash ?? null,
-      expiresAt,
+    await em.transactional(async (tx) => {
+      // Serializes issues for one user, so racing requests leave exactly one live code.
+      await tx.lock(tx.getReference(User, user.id), LockMode.PESSIMISTIC_WRITE);
+      await tx.nativeDelete(SignInCode, { user: user.id, purpose });
+      tx.create(SignInCode, {
+        organizationId: user.organizationId,
+        user: user.id,
+        purpose,
+        codeHash: this.hash(purpose, user.id, secret),
+        stateHash: options.stateHash ?? null,
+        expiresAt,
+      });
     });
-    await em.flush();
     return { secret, expiresAt };
   }
 
@@ -68,6 +72,11 @@ export class OneTimeCodes {
   async redeem(em: EntityManager, code: SignInCode): Promise<boolean> {
     const changed = await em.nativeUpdate(SignInCode, { id: code.id, usedAt: null }, { usedAt: new Date() }, { filters: false });
     return changed === 1;
+  }
+
+  /** Voids every unused code and link of the user (after a password change or reset). */
+  async revokeAll(em: EntityManager, userId: number): Promise<void> {
+    await em.nativeDelete(SignInCode, { user: userId, usedAt: null });
   }
 
   /** True when the code can still be redeemed. */

@@ -5,6 +5,7 @@ import * as rules from '../../shared/rules';
 import { findUserByEmail } from '../users/user-lookup';
 import { User } from '../users/user.entity';
 import type { BotCheck } from './bot-check/bot-check';
+import type { OneTimeCodes } from './one-time-codes';
 import type { SessionService } from './session.service';
 import type { SignInResult, SignInSessions } from './sign-in-session';
 
@@ -24,6 +25,7 @@ export class PasswordAuthService {
     private readonly botCheck: BotCheck,
     private readonly signIns: SignInSessions,
     private readonly sessions: SessionService,
+    private readonly codes: OneTimeCodes,
   ) {}
 
   /** A new challenge for the bot-check widget (ALTCHA); null when the provider issues its own. */
@@ -57,7 +59,10 @@ export class PasswordAuthService {
     return this.signIns.complete(ctx.em, user);
   }
 
-  /** Checks the current password, sets the new one and starts a new session: every earlier token stops working. */
+  /**
+   * Checks the current password, sets the new one and starts a new session: every earlier token,
+   * and every outstanding code or link, stops working.
+   */
   async changePassword(ctx: RequestContext, currentPassword: string, newPassword: string): Promise<string> {
     const session = ctx.requireSession();
     const next = rules.newPassword('newPassword', newPassword);
@@ -67,6 +72,8 @@ export class PasswordAuthService {
     }
     if (currentPassword === next) throw new ValidationError('newPassword', 'must differ from the current password');
     user.passwordHash = await hashPassword(next);
-    return this.sessions.start(ctx.em, user);
+    const token = await this.sessions.start(ctx.em, user);
+    await this.codes.revokeAll(ctx.em, user.id);
+    return token;
   }
 }
