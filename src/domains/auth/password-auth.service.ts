@@ -5,6 +5,7 @@ import * as rules from '../../shared/rules';
 import { findUserByEmail } from '../users/user-lookup';
 import { User } from '../users/user.entity';
 import type { BotCheck } from './bot-check/bot-check';
+import { recordFailedSignIn } from './lockout';
 import type { OneTimeCodes } from './one-time-codes';
 import type { SessionService } from './session.service';
 import type { SignInResult, SignInSessions } from './sign-in-session';
@@ -18,6 +19,8 @@ export interface PasswordLoginInput {
 }
 
 const WRONG_CREDENTIALS = 'Invalid e-mail or password';
+/** Ids no row has: the failure-count statement run for an unknown e-mail changes nothing. */
+const NO_ACCOUNT = { id: 0, organizationId: 0 };
 
 /** Password sign-in behind the bot-check, and password change. */
 export class PasswordAuthService {
@@ -50,7 +53,10 @@ export class PasswordAuthService {
     }
     const user = await findUserByEmail(ctx.em, email);
     if (!user) {
+      // The same work as a wrong password: one password check and the failure-count statement
+      // (which matches no row), so the timing does not tell whether the account exists.
       await spendPasswordCheckTime(input.password);
+      await recordFailedSignIn(ctx.em, NO_ACCOUNT);
       throw new UnauthenticatedError(WRONG_CREDENTIALS);
     }
     const matches = await verifyPassword(user.passwordHash, input.password);
