@@ -8,7 +8,8 @@ import { buildTestApp } from '../test/helpers/test-app';
 
 /**
  * Sign-in must not tell which e-mail addresses have accounts by its timing: an unknown e-mail is
- * checked against a dummy Argon2 hash, so it should cost what a wrong password costs. Both calls
+ * checked against a dummy Argon2 hash in the same attempt as a known account (row lock, failure
+ * count on a row that does not exist), so it should cost what a wrong password costs. Both calls
  * go through the password service (no HTTP rate limit in the way) and both then run the same
  * statement that clears the failure count, so the lockout never triggers and only the sign-in
  * itself differs. Read the two means side by side: their ratio should be close to 1. The third

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import { contextPlugin } from './context/context.plugin';
 import { registerLimits } from './context/rate-limits';
+import { requestLogSerializer } from './context/request-log';
 import { isDatabaseReady } from './db/orm';
 import { answerFor } from './errors/error-response';
 import { graphqlPlugin } from './graphql/graphql.plugin';
@@ -33,13 +34,18 @@ export interface AppDependencies {
   rateLimitNamespace?: string;
   /** Outbound HTTP to third parties (bot-check verification, SMS gateway); tests substitute it. */
   fetch?: typeof fetch;
-  logger?: FastifyServerOptions['logger'];
+  /** Log destination (tests capture lines here); standard output when absent. */
+  logStream?: { write(line: string): void };
+  /** No logging at all (tests that do not look at logs). */
+  silent?: boolean;
 }
 
 /** Builds the Fastify instance with the REST shim, GraphQL, docs and probes. Does not listen. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: deps.config.logLevel },
+    logger: deps.silent
+      ? false
+      : { level: deps.config.logLevel, serializers: { req: requestLogSerializer }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     trustProxy: deps.config.trustProxy as boolean | string | undefined,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
@@ -47,6 +53,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.decorate('services', createServices({ ...deps, log: app.log }));
+  app.addHook('onClose', () => app.services.background.settled());
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -34,6 +34,7 @@ const envSchema = z.object({
     .string()
     .trim()
     .regex(/^(file|https?:\/\/\S+)$/, 'must be "file" or the http(s):// URL of an SMS gateway')
+    .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not carry credentials (user:password@)')
     .default('file'),
   PUBLIC_APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   WEBHOOK_ALLOWED_PRIVATE_HOSTS: optionalText,
@@ -112,6 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.CHALLENGE_PROVIDER === 'turnstile' && !e.TURNSTILE_SECRET) {
     throw new ConfigError('Invalid environment variable TURNSTILE_SECRET: required when CHALLENGE_PROVIDER=turnstile');
+  }
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_APP_URL) {
+    throw new ConfigError('Invalid environment variable PUBLIC_APP_URL: required when NODE_ENV=production (links in e-mails and passkeys use it)');
   }
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
     throw new ConfigError('Invalid environment variable SMTP_URL: required when MAIL_TRANSPORT=smtp');

@@ -15,22 +15,26 @@ import { ProductService } from './domains/products/product.service';
 import { UserService } from './domains/users/user.service';
 import { SignupService } from './domains/workspace/signup.service';
 import { WorkspaceService } from './domains/workspace/workspace.service';
-import { createMessenger, type DeliveryLog } from './messaging/messenger';
+import { createMessenger } from './messaging/messenger';
+import { BackgroundTasks, type FailureLog } from './shared/background-tasks';
 
 /** One instance of each domain service, shared by the REST shim and the GraphQL resolvers. */
-export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'> & { log: DeliveryLog }) {
+export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'> & { log: FailureLog }) {
   const { config, secrets } = deps;
   const fetchImpl = deps.fetch ?? fetch;
   const sessions = new SessionService(secrets.jwtSecret);
   const signIns = new SignInSessions(sessions);
   const codes = new OneTimeCodes(secrets.hashKey);
-  const messenger = createMessenger(config, fetchImpl, deps.log);
-  const links = new LinkAuthService(codes, messenger, signIns, config.publicAppUrl);
+  const messenger = createMessenger(config, fetchImpl);
+  const background = new BackgroundTasks(deps.log);
+  const links = new LinkAuthService(codes, messenger, background, signIns, config.publicAppUrl);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
+    /** Deliveries in flight; shutdown waits for them. */
+    background,
     sessions,
     passwordAuth: new PasswordAuthService(createBotCheck(config, secrets, fetchImpl), signIns, sessions, codes),
-    otpAuth: new OtpAuthService(codes, messenger, signIns),
+    otpAuth: new OtpAuthService(codes, messenger, background, signIns),
     linkAuth: links,
     desktopHandoff: new DesktopHandoffService(codes, signIns),
     passkeys: new PasskeyService(relyingParty, new SignedChallenges(secrets.deriveKey('webauthn-challenge')), secrets.deriveKey('webauthn-user-handle'), signIns),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { accountKey, type Limits } from '../../src/context/rate-limits';
+import { LinkPurpose } from '../../src/domains/auth/link-purpose';
 import { CODE_TTL_MS } from '../../src/domains/auth/one-time-codes';
 import { SignInCodePurpose } from '../../src/domains/auth/sign-in-code.entity';
 import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
@@ -81,7 +82,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
       },
     },
     async (request) => {
-      const purpose = request.body.purpose === 'reset_password' ? 'reset_password' : 'sign_in';
+      const purpose = request.body.purpose === 'reset_password' ? LinkPurpose.RESET_PASSWORD : LinkPurpose.SIGN_IN;
       await app.services.linkAuth.request(request.ctx, request.body.email, purpose);
       return { response_code: 200, message: 'If this address belongs to an active account, a link has been sent to it' };
     },

@@ -19,7 +19,7 @@ export async function renderSchemas(): Promise<{ graphql: string; openapi: strin
     config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     orm,
     secrets: secretsFrom('schema-rendering-needs-no-real-secret'),
-    logger: false,
+    silent: true,
   });
   try {
     await app.ready();

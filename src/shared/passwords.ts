@@ -17,10 +17,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Spends the time of one password check against a throw-away hash. Sign-in calls it when the
- * account does not exist, so a wrong e-mail takes as long as a wrong password.
+ * Spends the time of one password check against a throw-away hash and answers false. Sign-in
+ * calls it when the account does not exist, so a wrong e-mail takes as long as a wrong password.
  */
-export async function spendPasswordCheckTime(password: string): Promise<void> {
+export async function spendPasswordCheckTime(password: string): Promise<false> {
   dummyHash ??= hash('not-a-password-of-anyone');
   await verifyPassword(await dummyHash, password);
+  return false;
 }

@@ -56,9 +56,9 @@ describe('GraphQL sign-in with one-time codes and links', () => {
 
   /** Runs `action` and returns its answer and the messages it added to the outbox. */
   async function capture<T>(action: () => Promise<T>): Promise<{ result: T; sent: OutboxMessage[] }> {
-    const before = new Set(t.outbox().map((m) => JSON.stringify(m)));
+    const before = new Set((await t.outbox()).map((m) => JSON.stringify(m)));
     const result = await action();
-    return { result, sent: t.outbox().filter((m) => !before.has(JSON.stringify(m))) };
+    return { result, sent: (await t.outbox()).filter((m) => !before.has(JSON.stringify(m))) };
   }
 
   async function newAccount(): Promise<Account> {

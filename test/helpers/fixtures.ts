@@ -81,6 +81,7 @@ export async function createUser(
     },
   });
   expect(res.statusCode, res.body).toBe(201);
+  await t.settled(); // the invite e-mail goes out after the answer
   const body = res.json().data;
   return { id: body.id, token: await signIn(t, ws, body.id), body };
 }

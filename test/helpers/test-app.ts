@@ -46,8 +46,10 @@ export interface TestApp {
   config: Config;
   db: TestDatabase;
   queries: QueryCounter;
-  /** Every message in this app's own outbox directory, oldest first. */
-  outbox(): OutboxMessage[];
+  /** Every message in this app's own outbox directory, oldest first, once deliveries in flight have finished. */
+  outbox(): Promise<OutboxMessage[]>;
+  /** Waits for background work (code and link deliveries) started so far. */
+  settled(): Promise<void>;
   /** Sends a request as a browser would, with the token when given. */
   request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
   /** Sends a GraphQL operation; returns the parsed body. */
@@ -64,7 +66,10 @@ export interface TestApp {
  * own outbox directory. The bot-check is `off` unless `env` says otherwise; `fetch` replaces
  * outbound calls to third parties (Turnstile, an SMS gateway).
  */
-export async function buildTestApp(env: Record<string, string> = {}, options: { fetch?: typeof fetch } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { fetch?: typeof fetch; logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const queries = new QueryCounter();
   const orm = await openOrm(db.url, {
@@ -89,7 +94,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     secrets: secretsFrom(config.jwtSecret!),
     redis,
     rateLimitNamespace: `test-${randomBytes(6).toString('hex')}`,
-    logger: false,
+    silent: !options.logStream,
+    logStream: options.logStream,
     fetch: options.fetch,
   });
   await app.ready();
@@ -111,7 +117,9 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     db,
     queries,
     request,
-    outbox() {
+    settled: () => app.services.background.settled(),
+    async outbox() {
+      await app.services.background.settled();
       return readdirSync(config.outboxDir)
         .filter((name) => name.endsWith('.json'))
         .sort()

@@ -135,7 +135,7 @@ describe('delete_expired_sign_in_codes', () => {
     it('leaves the users, and the codes still in use, working: the kept magic link still signs in', async () => {
       const user = await createUser(t, ws, UserType.EMPLOYEE);
       expect((await post('/auth/magic-link/request', { email: user.body.official_email })).statusCode).toBe(200);
-      const mail = t.outbox().filter((m) => m.to === user.body.official_email && m.text.includes('/auth/magic-link?')).at(-1)!;
+      const mail = (await t.outbox()).filter((m) => m.to === user.body.official_email && m.text.includes('/auth/magic-link?')).at(-1)!;
       await runTask();
       const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
       const res = await post('/auth/magic-link/verify', { token });

@@ -73,7 +73,7 @@ describe('sign-in lockout', () => {
   async function requestOtp(phone: string): Promise<string> {
     const res = await post('/auth/otp/request', { phone });
     expect(res.statusCode, res.body).toBe(200);
-    const sms = t.outbox().filter((m) => m.channel === 'sms' && m.to === phone);
+    const sms = (await t.outbox()).filter((m) => m.channel === 'sms' && m.to === phone);
     expect(sms.length).toBeGreaterThan(0);
     return /(\d{6})/.exec(sms.at(-1)!.text)![1];
   }
@@ -82,7 +82,7 @@ describe('sign-in lockout', () => {
   async function requestMagicLink(email: string): Promise<string> {
     const res = await post('/auth/magic-link/request', { email });
     expect(res.statusCode, res.body).toBe(200);
-    const mails = t.outbox().filter((m) => m.channel === 'email' && m.to === email && m.text.includes('/auth/magic-link?'));
+    const mails = (await t.outbox()).filter((m) => m.channel === 'email' && m.to === email && m.text.includes('/auth/magic-link?'));
     expect(mails).toHaveLength(1);
     return /token=([A-Za-z0-9_-]+)/.exec(mails[0].text)![1];
   }
@@ -169,7 +169,7 @@ describe('sign-in lockout', () => {
 
       expect((await post('/auth/magic-link/verify', { token: used })).statusCode).toBe(401); // 1: used link
       expect((await post('/auth/magic-link/request', { email })).statusCode).toBe(200);
-      const links = t.outbox().filter((m) => m.to === email && m.text.includes('/auth/magic-link?'));
+      const links = (await t.outbox()).filter((m) => m.to === email && m.text.includes('/auth/magic-link?'));
       expect(links).toHaveLength(2);
       const expired = links.map((m) => /token=([A-Za-z0-9_-]+)/.exec(m.text)![1]).find((tk) => tk !== used)!;
       await t.orm.em.fork().getConnection().execute(
@@ -189,6 +189,20 @@ describe('sign-in lockout', () => {
       expect(answers.map((r) => r.statusCode).sort()).toEqual([401, 401, 401, 401, 423]);
       expect(await account(user.id)).toMatchObject({ failed: 5, lockedUntil: expect.any(String) });
       expectLocked(await login(emailOf(user), 'password123'));
+    });
+
+    it('parallel guesses cannot slip a right password past the fifth failure, nor wipe the lock', async () => {
+      // Regression: attempts checked the lock on a stale row, so the right password could win
+      // after the fifth failure and its success cleared the lock. Attempts on one account now run
+      // one after another: either the right password comes first (200, then four 401 and the
+      // locking 423), or the lock comes first and refuses everything after it (six 423).
+      const user = await newUser();
+      await failPasswords(emailOf(user), 4);
+      const guesses = [...Array.from({ length: 5 }, () => 'wrong'), 'password123'];
+      const answers = await Promise.all(guesses.map((password) => login(emailOf(user), password)));
+      const statuses = answers.map((r) => r.statusCode).sort();
+      expect([JSON.stringify([200, 401, 401, 401, 401, 423]), JSON.stringify([423, 423, 423, 423, 423, 423])]).toContain(JSON.stringify(statuses));
+      expect(await account(user.id)).toMatchObject({ failed: 5, lockedUntil: expect.any(String) });
     });
 
     it('the upper-case spelling of the e-mail counts against the same account', async () => {

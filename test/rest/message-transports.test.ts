@@ -133,7 +133,11 @@ describe('SMS through an HTTP gateway (SMS_TRANSPORT=http://…)', () => {
     await closeServer(gateway.server);
   });
 
-  const requestOtp = (phone: string) => t.request({ method: 'POST', url: '/api/v1/auth/otp/request', payload: { phone } });
+  const requestOtp = async (phone: string) => {
+    const res = await t.request({ method: 'POST', url: '/api/v1/auth/otp/request', payload: { phone } });
+    await t.settled(); // delivery runs after the answer
+    return res;
+  };
 
   it('POSTs {to, text} with the code as JSON to the gateway; the code signs in; nothing goes to the file outbox', async () => {
     const user = await createUser(t, ws, UserType.EMPLOYEE);
@@ -144,7 +148,7 @@ describe('SMS through an HTTP gateway (SMS_TRANSPORT=http://…)', () => {
     expect(gateway.received).toEqual([
       { method: 'POST', url: '/sms', contentType: expect.stringMatching(/^application\/json/), body: { to: phoneOf(user), text: expect.stringMatching(/\b\d{6}\b/) } },
     ]);
-    expect(t.outbox().filter((m) => m.channel === 'sms')).toEqual([]);
+    expect((await t.outbox()).filter((m) => m.channel === 'sms')).toEqual([]);
 
     const otp = /(\d{6})/.exec((gateway.received[0].body as { text: string }).text)![1];
     const verify = await t.request({ method: 'POST', url: '/api/v1/auth/otp/verify', payload: { phone: phoneOf(user), otp } });
@@ -172,7 +176,7 @@ describe('SMS through an HTTP gateway (SMS_TRANSPORT=http://…)', () => {
     } finally {
       gateway.status = 200;
     }
-    expect(t.outbox().filter((m) => m.channel === 'sms')).toEqual([]);
+    expect((await t.outbox()).filter((m) => m.channel === 'sms')).toEqual([]);
   });
 
   it('an unreachable gateway: the same answer as for an unknown phone', async () => {
@@ -208,7 +212,11 @@ describe('e-mail through SMTP (MAIL_TRANSPORT=smtp)', () => {
     await smtp.close();
   });
 
-  const magicLinkRequest = (email: string) => t.request({ method: 'POST', url: '/api/v1/auth/magic-link/request', payload: { email } });
+  const magicLinkRequest = async (email: string) => {
+    const res = await t.request({ method: 'POST', url: '/api/v1/auth/magic-link/request', payload: { email } });
+    await t.settled(); // delivery runs after the answer
+    return res;
+  };
 
   it('delivers the magic link: one message to the address, from no-reply@localhost, whose link signs in', async () => {
     const user = await createUser(t, ws, UserType.EMPLOYEE);
@@ -227,7 +235,7 @@ describe('e-mail through SMTP (MAIL_TRANSPORT=smtp)', () => {
     expect(headers.subject).toBe('Sign in to Mail Dairy');
     expect(body).toContain('token=');
     // Not written to the file outbox as well.
-    expect(t.outbox().filter((m) => m.channel === 'email')).toEqual([]);
+    expect((await t.outbox()).filter((m) => m.channel === 'email')).toEqual([]);
 
     const token = /token=([A-Za-z0-9_-]+)/.exec(body)![1];
     const verify = await t.request({ method: 'POST', url: '/api/v1/auth/magic-link/verify', payload: { token } });
@@ -273,6 +281,7 @@ describe('the file outbox (default transports)', () => {
     const user = await createUser(t, ws, UserType.EMPLOYEE); // invite e-mail
     expect((await t.request({ method: 'POST', url: '/api/v1/auth/otp/request', payload: { phone: phoneOf(user) } })).statusCode).toBe(200);
     expect((await t.request({ method: 'POST', url: '/api/v1/auth/magic-link/request', payload: { email: emailOf(user) } })).statusCode).toBe(200);
+    await t.settled(); // deliveries run after the answers
 
     const names = readdirSync(t.config.outboxDir); // dot files included
     expect(names.filter((n) => !n.endsWith('.json'))).toEqual([]);
@@ -302,7 +311,7 @@ describe('the file outbox (default transports)', () => {
       expect(name.startsWith(createdAt.replace(/[:.]/g, '-'))).toBe(true);
       expect(mode, `${name} is readable by its owner only`).toBe(0o600);
     }
-    expect(t.outbox()).toHaveLength(files.length);
+    expect((await t.outbox())).toHaveLength(files.length);
   });
 
   it('creates OUTBOX_DIR (owner-only) when it does not exist yet', async () => {
@@ -314,10 +323,24 @@ describe('the file outbox (default transports)', () => {
       const w = await createWorkspace(t2);
       const user = await createUser(t2, w, UserType.EMPLOYEE);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
-      expect(t2.outbox()).toEqual([expect.objectContaining({ channel: 'email', to: emailOf(user) })]);
+      expect((await t2.outbox())).toEqual([expect.objectContaining({ channel: 'email', to: emailOf(user) })]);
     } finally {
       await t2.close();
       rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('links in e-mails (PUBLIC_APP_URL)', () => {
+  it('point below the web app URL, keeping its path', async () => {
+    const t = await buildTestApp({ PUBLIC_APP_URL: 'https://app.example.com/portal/' });
+    try {
+      const ws = await createWorkspace(t);
+      const user = await createUser(t, ws, UserType.EMPLOYEE);
+      const invite = (await t.outbox()).find((m) => m.to === emailOf(user))!;
+      expect(invite.text).toMatch(/https:\/\/app\.example\.com\/portal\/auth\/set-password\?token=[A-Za-z0-9_-]{43}\n/);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -269,11 +269,20 @@ describe('password sign-in (CHALLENGE_PROVIDER=off)', () => {
       expectError(await change(undefined, { current_password: PASSWORD, new_password: 'brand-new-secret' }), 401, NO_SESSION);
     });
 
-    it('draws on a budget of the signed-in account (21st → 429), apart from its login budget; misses do not lock', async () => {
+    it('a wrong current password counts toward the lockout (a stolen session cannot guess freely)', async () => {
       const user = await employee();
       const wrong = { current_password: 'not-my-password', new_password: 'brand-new-secret' };
-      for (let i = 0; i < 20; i++) expectError(await change(user.token, wrong), 400, 'current_password is incorrect');
-      const res = await change(user.token, { ...wrong, current_password: PASSWORD });
+      for (let i = 0; i < 4; i++) expectError(await change(user.token, wrong), 400, 'current_password is incorrect');
+      expect((await change(user.token, wrong)).statusCode).toBe(423);
+      expect((await change(user.token, { ...wrong, current_password: PASSWORD })).statusCode).toBe(423);
+      expect((await login(t, creds(user))).statusCode).toBe(423);
+    });
+
+    it('draws on a budget of the signed-in account (21st → 429), apart from its login budget', async () => {
+      const user = await employee();
+      const same = { current_password: PASSWORD, new_password: PASSWORD }; // refused before any password check
+      for (let i = 0; i < 20; i++) expectError(await change(user.token, same), 400, 'new_password must differ from the current password');
+      const res = await change(user.token, same);
       expectError(res, 429, TOO_MANY);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect((await login(t, creds(user))).statusCode).toBe(200);

@@ -24,7 +24,7 @@ describe('migrations', () => {
       config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
       orm,
       secrets: secretsFrom('migration-test-secret'),
-      logger: false,
+      silent: true,
     });
     const health = await app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);

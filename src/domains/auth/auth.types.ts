@@ -1,4 +1,4 @@
-import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
 
@@ -58,10 +58,3 @@ export class DesktopCodePayload {
   @Field()
   expiresAt!: Date;
 }
-
-/** What a link of magic-link/request is for. */
-export enum LinkPurpose {
-  SIGN_IN = 'sign_in',
-  RESET_PASSWORD = 'reset_password',
-}
-registerEnumType(LinkPurpose, { name: 'LinkPurpose' });

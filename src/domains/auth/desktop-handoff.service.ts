@@ -44,12 +44,13 @@ export class DesktopHandoffService {
     const row = await this.codes.findBySecret(ctx.em, [SignInCodePurpose.DESKTOP], code);
     if (!row) throw new UnauthenticatedError(INVALID_CODE);
     const user = row.user;
-    this.signIns.assertNotLocked(user);
-    const redeemed = OneTimeCodes.isLive(row) && (await this.codes.redeem(ctx.em, row));
-    const expected = Buffer.from(row.stateHash ?? '', 'utf8');
-    const actual = Buffer.from(stateHashOf(state), 'utf8');
-    const stateMatches = expected.length === actual.length && timingSafeEqual(expected, actual);
-    if (!redeemed || !stateMatches) return this.signIns.fail(ctx.em, user, new UnauthenticatedError(INVALID_CODE));
+    await this.signIns.attempt(ctx.em, user, async (tx) => {
+      const redeemed = OneTimeCodes.isLive(row) && (await this.codes.redeem(tx, row));
+      const expected = Buffer.from(row.stateHash ?? '', 'utf8');
+      const actual = Buffer.from(stateHashOf(state), 'utf8');
+      const stateMatches = expected.length === actual.length && timingSafeEqual(expected, actual);
+      return redeemed && stateMatches ? null : new UnauthenticatedError(INVALID_CODE);
+    });
     return this.signIns.complete(ctx.em, user);
   }
 }

@@ -3,7 +3,10 @@ import { UnauthenticatedError } from '../../errors/app-error';
 import { ActiveStatus } from '../../shared/active-status';
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Messenger } from '../../messaging/messenger';
+import type { BackgroundTasks } from '../../shared/background-tasks';
+import { LinkPurpose } from './link-purpose';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { findUserByEmail } from '../users/user-lookup';
 import type { User } from '../users/user.entity';
@@ -12,8 +15,6 @@ import { CODE_TTL_MS, OneTimeCodes } from './one-time-codes';
 import { SignInCodePurpose } from './sign-in-code.entity';
 import type { SignInResult, SignInSessions } from './sign-in-session';
 
-/** What an e-mailed link is for: signing in, or setting a new password. */
-export type LinkPurpose = 'sign_in' | 'reset_password';
 
 const INVALID_LINK = 'This link is invalid, used or expired; ask for a new one';
 
@@ -31,22 +32,28 @@ export class LinkAuthService {
   constructor(
     private readonly codes: OneTimeCodes,
     private readonly messenger: Messenger,
+    private readonly background: BackgroundTasks,
     private readonly signIns: SignInSessions,
     private readonly appUrl: URL,
   ) {}
 
-  /** E-mails a single-use link to the address's active user; the caller answers the same whether or not it is known. */
-  async request(ctx: RequestContext, email: string, purpose: LinkPurpose = 'sign_in'): Promise<void> {
+  /**
+   * E-mails a single-use link to the address's active user, in the background, so the answer
+   * takes the same time whether or not the address is known (callers answer the same either way).
+   */
+  async request(ctx: RequestContext, email: string, purpose: LinkPurpose = LinkPurpose.SIGN_IN): Promise<void> {
     const address = rules.email('email', email);
     const user = await findUserByEmail(ctx.em, address);
     if (!user || user.status !== ActiveStatus.ACTIVE) return;
-    scopeToOrganization(ctx.em, user.organizationId);
-    await this.send(ctx, user, purpose === 'sign_in' ? SignInCodePurpose.MAGIC_LINK : SignInCodePurpose.PASSWORD_RESET);
+    this.sendInBackground(ctx, user, purpose === LinkPurpose.SIGN_IN ? SignInCodePurpose.MAGIC_LINK : SignInCodePurpose.PASSWORD_RESET);
   }
 
-  /** E-mails an invite link to a user an admin just created (a no-op for users without e-mail). */
-  async invite(ctx: RequestContext, user: User): Promise<void> {
-    if (user.officialEmail) await this.send(ctx, user, SignInCodePurpose.INVITE);
+  /**
+   * E-mails an invite link to a user an admin just created (nothing for users without e-mail).
+   * In the background: a slow or failing mail server does not hold or fail the creation.
+   */
+  invite(ctx: RequestContext, user: User): void {
+    if (user.officialEmail) this.sendInBackground(ctx, user, SignInCodePurpose.INVITE);
   }
 
   /** Redeems a magic link for a session. Invite and reset links are not accepted here. */
@@ -54,10 +61,9 @@ export class LinkAuthService {
     const code = await this.codes.findBySecret(ctx.em, [SignInCodePurpose.MAGIC_LINK], token);
     if (!code) throw new UnauthenticatedError(INVALID_LINK);
     const user = code.user;
-    this.signIns.assertNotLocked(user);
-    if (!OneTimeCodes.isLive(code) || !(await this.codes.redeem(ctx.em, code))) {
-      return this.signIns.fail(ctx.em, user, new UnauthenticatedError(INVALID_LINK));
-    }
+    await this.signIns.attempt(ctx.em, user, async (tx) =>
+      OneTimeCodes.isLive(code) && (await this.codes.redeem(tx, code)) ? null : new UnauthenticatedError(INVALID_LINK),
+    );
     return this.signIns.complete(ctx.em, user);
   }
 
@@ -79,10 +85,16 @@ export class LinkAuthService {
     await this.codes.revokeAll(ctx.em, code.user.id);
   }
 
-  private async send(ctx: RequestContext, user: User, purpose: SignInCodePurpose): Promise<void> {
-    const { secret } = await this.codes.issue(ctx.em, user, purpose);
-    const workspace = await ctx.em.findOneOrFail(Organization, { id: user.organizationId });
-    const link = new URL(LINK_PAGES[purpose]!, this.appUrl);
+  private sendInBackground(ctx: RequestContext, user: User, purpose: SignInCodePurpose): void {
+    this.background.run(`${purpose} e-mail`, () => this.send(ctx.em.fork(), user, purpose));
+  }
+
+  private async send(em: EntityManager, user: User, purpose: SignInCodePurpose): Promise<void> {
+    scopeToOrganization(em, user.organizationId);
+    const { secret } = await this.codes.issue(em, user, purpose);
+    const workspace = await em.findOneOrFail(Organization, { id: user.organizationId });
+    // Below the app's own path, if it has one (PUBLIC_APP_URL=https://example.com/app).
+    const link = new URL(this.appUrl.pathname.replace(/\/$/, '') + LINK_PAGES[purpose]!, this.appUrl.origin);
     link.searchParams.set('token', secret);
     const validity = humanDuration(CODE_TTL_MS[purpose]);
     const [subject, intro] =

@@ -13,17 +13,30 @@ export class AccountLockedError extends AppError {
   }
 }
 
-/** Throws AccountLockedError while the user's lock lasts. */
-export function assertNotLocked(user: Pick<User, 'lockedUntil'>, now = new Date()): void {
-  if (user.lockedUntil && user.lockedUntil > now) throw new AccountLockedError(user.lockedUntil);
+/** The account a sign-in attempt is about: a user, or NO_ACCOUNT when the identifier matched nobody. */
+export type AccountRef = Pick<User, 'id' | 'organizationId'>;
+
+/** Ids no row has: attempts on unknown identifiers run the same statements, which match nothing. */
+export const NO_ACCOUNT: AccountRef = { id: 0, organizationId: 0 };
+
+/**
+ * Takes the account's row lock until the caller's transaction ends, so attempts on one account
+ * run one after another, and returns the end of its lock when it is locked now, else null.
+ */
+export async function lockAccountRow(tx: EntityManager, account: AccountRef): Promise<Date | null> {
+  const rows = await tx.execute<{ locked_until: Date | null }[]>(
+    'select locked_until from app_user where id = ? and organization_id = ? for update',
+    [account.id, account.organizationId],
+  );
+  const lockedUntil = rows[0]?.locked_until ? new Date(rows[0].locked_until) : null;
+  return lockedUntil && lockedUntil > new Date() ? lockedUntil : null;
 }
 
 /**
- * Counts one failed sign-in of any method and locks the account on the fifth. One UPDATE, so
- * concurrent failures cannot lose counts; a lock that has run out starts a fresh count.
- * Returns the lock's end when this failure locked the account, else null.
+ * Counts one failed sign-in of any method and locks the account on the fifth; a lock that has
+ * run out starts a fresh count. Returns the lock's end when this failure locked the account.
  */
-export async function recordFailedSignIn(em: EntityManager, user: Pick<User, 'id' | 'organizationId'>): Promise<Date | null> {
+export async function recordFailedSignIn(em: EntityManager, user: AccountRef): Promise<Date | null> {
   const restart = 'locked_until is not null and locked_until <= now()';
   const next = `case when ${restart} then 1 else failed_sign_ins + 1 end`;
   const rows = await em.execute<{ locked_until: Date | null }[]>(
@@ -39,12 +52,8 @@ export async function recordFailedSignIn(em: EntityManager, user: Pick<User, 'id
   return lockedUntil ? new Date(lockedUntil) : null;
 }
 
-/**
- * Lifts a lock and clears the count (a successful sign-in, or the operator's user:unlock). One
- * UPDATE of both columns, whatever the loaded entity holds, so a failure that locked the account
- * meanwhile cannot leave a lock behind with a count of 0.
- */
-export async function clearFailedSignIns(em: EntityManager, user: Pick<User, 'id' | 'organizationId'>): Promise<void> {
+/** Lifts a lock and clears the count (a successful sign-in, or the operator's user:unlock). */
+export async function clearFailedSignIns(em: EntityManager, user: AccountRef): Promise<void> {
   await em.execute('update app_user set failed_sign_ins = 0, locked_until = null where id = ? and organization_id = ?', [user.id, user.organizationId]);
 }
 

@@ -60,11 +60,14 @@ export class OneTimeCodes {
     return em.findOne(SignInCode, { codeHash: { $in: hashes } }, { filters: false, populate: ['user'] });
   }
 
-  /** The user's current OTP row and whether `code` matches it (compared in constant time). */
-  async matchOtp(em: EntityManager, user: User, code: string): Promise<SignInCode | null> {
-    const row = await em.findOne(SignInCode, { user, purpose: SignInCodePurpose.OTP }, { filters: false, orderBy: { id: 'desc' } });
+  /**
+   * The user's current OTP row when `code` matches it (compared in constant time), else null.
+   * Costs the same lookup and hash for a user id that does not exist.
+   */
+  async matchOtp(em: EntityManager, userId: number, code: string): Promise<SignInCode | null> {
+    const row = await em.findOne(SignInCode, { user: userId, purpose: SignInCodePurpose.OTP }, { filters: false, orderBy: { id: 'desc' } });
     const expected = Buffer.from(row?.codeHash ?? '0'.repeat(64), 'hex');
-    const actual = Buffer.from(this.hash(SignInCodePurpose.OTP, user.id, code), 'hex');
+    const actual = Buffer.from(this.hash(SignInCodePurpose.OTP, userId, code), 'hex');
     return row && timingSafeEqual(expected, actual) ? row : null;
   }
 

@@ -10,6 +10,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import * as rules from '../../shared/rules';
@@ -136,9 +137,19 @@ export class PasskeyService {
     const passkey = credentialId ? await ctx.em.findOne(Passkey, { credentialId }, { filters: false, populate: ['user', 'publicKey', 'signCount', 'transports'] }) : null;
     if (!passkey) throw new UnauthenticatedError(LOGIN_FAILED);
     const user = passkey.user;
-    this.signIns.assertNotLocked(user);
+    await this.signIns.attempt(ctx.em, user, async (tx) =>
+      (await this.assertionIsGood(tx, passkey, response)) ? null : new UnauthenticatedError(LOGIN_FAILED),
+    );
+    return this.signIns.complete(ctx.em, user);
+  }
+
+  /**
+   * True when the assertion verifies (challenge ours and unspent, origin, RP ID, user
+   * verification, signature, user handle) and its counter advances; spends the challenge.
+   */
+  private async assertionIsGood(tx: EntityManager, passkey: Passkey, response: AuthenticationResponseJSON): Promise<boolean> {
     let opened: { nonce: string; expiresAt: Date } | null = null;
-    let newCounter: number | null = null;
+    let newCounter: number;
     try {
       const verification = await verifyAuthenticationResponse({
         response,
@@ -153,18 +164,16 @@ export class PasskeyService {
         },
         requireUserVerification: true,
       });
-      if (verification.verified) newCounter = verification.authenticationInfo.newCounter;
+      if (!verification.verified) return false;
+      newCounter = verification.authenticationInfo.newCounter;
     } catch {
-      newCounter = null; // wrong challenge, origin, flags or a counter that did not go up
+      return false; // wrong challenge, origin, flags or a counter that did not go up
     }
     const handle = response.response?.userHandle;
-    const handleMatches = !handle || this.sameHandle(handle, user.id);
+    if (handle && !this.sameHandle(handle, passkey.user.id)) return false;
     const challenge = opened as { nonce: string; expiresAt: Date } | null;
-    const fresh = newCounter !== null && handleMatches && challenge && (await spendNonce(ctx.em, challenge.nonce, challenge.expiresAt));
-    if (!fresh || !(await this.advanceCounter(ctx, passkey, newCounter!))) {
-      return this.signIns.fail(ctx.em, user, new UnauthenticatedError(LOGIN_FAILED));
-    }
-    return this.signIns.complete(ctx.em, user);
+    if (!challenge || !(await spendNonce(tx, challenge.nonce, challenge.expiresAt))) return false;
+    return this.advanceCounter(tx, passkey, newCounter);
   }
 
   /**
@@ -172,10 +181,10 @@ export class PasskeyService {
    * the same counter racing each other (a cloned key) cannot both win. Counters that stay 0
    * (authenticators without one) are stored as they are; their challenge is single use anyway.
    */
-  private async advanceCounter(ctx: RequestContext, passkey: Passkey, newCounter: number): Promise<boolean> {
+  private async advanceCounter(tx: EntityManager, passkey: Passkey, newCounter: number): Promise<boolean> {
     const counter = BigInt(newCounter);
     const where = newCounter > 0 ? { id: passkey.id, signCount: { $lt: counter } } : { id: passkey.id };
-    const changed = await ctx.em.nativeUpdate(Passkey, where, { signCount: counter, lastUsedAt: new Date() }, { filters: false });
+    const changed = await tx.nativeUpdate(Passkey, where, { signCount: counter, lastUsedAt: new Date() }, { filters: false });
     return changed === 1;
   }
 

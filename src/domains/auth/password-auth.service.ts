@@ -5,7 +5,7 @@ import * as rules from '../../shared/rules';
 import { findUserByEmail } from '../users/user-lookup';
 import { User } from '../users/user.entity';
 import type { BotCheck } from './bot-check/bot-check';
-import { recordFailedSignIn } from './lockout';
+import { NO_ACCOUNT } from './lockout';
 import type { OneTimeCodes } from './one-time-codes';
 import type { SessionService } from './session.service';
 import type { SignInResult, SignInSessions } from './sign-in-session';
@@ -19,8 +19,6 @@ export interface PasswordLoginInput {
 }
 
 const WRONG_CREDENTIALS = 'Invalid e-mail or password';
-/** Ids no row has: the failure-count statement run for an unknown e-mail changes nothing. */
-const NO_ACCOUNT = { id: 0, organizationId: 0 };
 
 /** Password sign-in behind the bot-check, and password change. */
 export class PasswordAuthService {
@@ -52,31 +50,28 @@ export class PasswordAuthService {
       throw new ValidationError('challengeToken', 'failed security verification; solve a new challenge and retry');
     }
     const user = await findUserByEmail(ctx.em, email);
-    if (!user) {
-      // The same work as a wrong password: one password check and the failure-count statement
-      // (which matches no row), so the timing does not tell whether the account exists.
-      await spendPasswordCheckTime(input.password);
-      await recordFailedSignIn(ctx.em, NO_ACCOUNT);
-      throw new UnauthenticatedError(WRONG_CREDENTIALS);
-    }
-    const matches = await verifyPassword(user.passwordHash, input.password);
-    this.signIns.assertNotLocked(user);
-    if (!matches) return this.signIns.fail(ctx.em, user, new UnauthenticatedError(WRONG_CREDENTIALS));
-    return this.signIns.complete(ctx.em, user);
+    const wrong = new UnauthenticatedError(WRONG_CREDENTIALS);
+    // An unknown e-mail runs the same attempt against a dummy hash and no row.
+    await this.signIns.attempt(ctx.em, user ?? NO_ACCOUNT, async () => {
+      const matches = user ? await verifyPassword(user.passwordHash, input.password) : await spendPasswordCheckTime(input.password);
+      return matches ? null : wrong;
+    });
+    return this.signIns.complete(ctx.em, user!);
   }
 
   /**
-   * Checks the current password, sets the new one and starts a new session: every earlier token,
-   * and every outstanding code or link, stops working.
+   * Checks the current password (a wrong one counts toward the lockout), sets the new one and
+   * starts a new session: every earlier token, and every outstanding code or link, stops working.
    */
   async changePassword(ctx: RequestContext, currentPassword: string, newPassword: string): Promise<string> {
     const session = ctx.requireSession();
     const next = rules.newPassword('newPassword', newPassword);
-    const user = await ctx.em.findOneOrFail(User, { id: session.userId }, { populate: ['passwordHash'] });
-    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-      throw new ValidationError('currentPassword', 'is incorrect');
-    }
     if (currentPassword === next) throw new ValidationError('newPassword', 'must differ from the current password');
+    const user = await ctx.em.findOneOrFail(User, { id: session.userId }, { populate: ['passwordHash'] });
+    // A wrong current password counts as a failed sign-in: a stolen session cannot guess freely.
+    await this.signIns.attempt(ctx.em, user, async () =>
+      (await verifyPassword(user.passwordHash, currentPassword)) ? null : new ValidationError('currentPassword', 'is incorrect'),
+    );
     user.passwordHash = await hashPassword(next);
     const token = await this.sessions.start(ctx.em, user);
     await this.codes.revokeAll(ctx.em, user.id);

@@ -2,7 +2,8 @@ import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
 import type { GraphqlContext } from '../../graphql/context';
 import { signInPayload } from './auth.resolver';
-import { CodeSentPayload, DesktopCodePayload, LinkPurpose, SignInPayload } from './auth.types';
+import { CodeSentPayload, DesktopCodePayload, SignInPayload } from './auth.types';
+import { LinkPurpose } from './link-purpose';
 
 /** SMS codes, magic links, set-password links and the desktop hand-off, over the same services as REST. */
 @Resolver()

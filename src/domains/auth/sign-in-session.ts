@@ -5,7 +5,7 @@ import { ActiveStatus } from '../../shared/active-status';
 import type { Role } from '../users/role.entity';
 import type { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
-import { AccountLockedError, assertNotLocked, clearFailedSignIns, recordFailedSignIn } from './lockout';
+import { AccountLockedError, clearFailedSignIns, lockAccountRow, recordFailedSignIn, type AccountRef } from './lockout';
 import { navigationFor, type NavigationModule } from './navigation';
 import type { SessionService } from './session.service';
 
@@ -25,27 +25,39 @@ export interface SignInResult {
 export class SignInSessions {
   constructor(private readonly sessions: SessionService) {}
 
-  /** 423 while the account is locked, whatever the credential. */
-  assertNotLocked(user: User): void {
-    assertNotLocked(user);
-  }
-
-  /** Counts a failed sign-in of the user and throws: 423 when this one locked the account, else `error`. */
-  async fail(em: EntityManager, user: User, error: AppError): Promise<never> {
-    const lockedUntil = await recordFailedSignIn(em, user);
-    throw lockedUntil ? new AccountLockedError(lockedUntil) : error;
+  /**
+   * One attempt to prove a credential of `account`, serialized with the account's other
+   * attempts by its row lock, so parallel guesses cannot slip past the fifth failure. A locked
+   * account answers 423 before `check` runs (nothing is used up). `check` returns the error to
+   * answer, or null when the credential is good; its writes (a redeemed code, a spent challenge)
+   * are kept either way. A failure is counted and thrown (423 when it locked the account); a
+   * success clears the count. Unknown identifiers pass NO_ACCOUNT: the same statements run, so the
+   * timing does not tell that the account does not exist.
+   */
+  async attempt(em: EntityManager, account: AccountRef, check: (tx: EntityManager) => Promise<AppError | null>): Promise<void> {
+    const outcome = await em.transactional(async (tx) => {
+      const lockedUntil = await lockAccountRow(tx, account);
+      if (lockedUntil) return new AccountLockedError(lockedUntil);
+      const failure = await check(tx);
+      if (!failure) {
+        await clearFailedSignIns(tx, account);
+        return null;
+      }
+      const nowLocked = await recordFailedSignIn(tx, account);
+      return nowLocked ? new AccountLockedError(nowLocked) : failure;
+    });
+    if (outcome) throw outcome;
   }
 
   /**
-   * The credential is good: refuses inactive accounts (403), clears failures, ends any other
-   * session and starts a new one. Scopes the EntityManager to the user's workspace.
+   * After a successful attempt: refuses inactive accounts (403), ends any other session and starts
+   * a new one. Scopes the EntityManager to the user's workspace.
    */
   async complete(em: EntityManager, user: User): Promise<SignInResult> {
     if (user.status !== ActiveStatus.ACTIVE) {
       throw new ForbiddenError('This account is inactive; ask a workspace administrator to reactivate it');
     }
     scopeToOrganization(em, user.organizationId);
-    await clearFailedSignIns(em, user);
     const token = await this.sessions.start(em, user);
     await em.populate(user, ['role']);
     const organization = await em.findOneOrFail(Organization, { id: user.organizationId });

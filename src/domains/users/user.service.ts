@@ -115,7 +115,7 @@ export class UserService {
       await this.assertSeatAvailable(tx, ctx.organizationId);
       return tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
     });
-    await this.links.invite(ctx, user);
+    this.links.invite(ctx, user);
     return user;
   }
 
