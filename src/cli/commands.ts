@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unlockAccount } from '../domains/auth/lockout';
+import { WorkspacePlan, WorkspaceStatus } from '../domains/workspace/organization.entity';
+import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
 import * as rules from '../shared/rules';
 
 /** A wrong or missing argument: the CLI prints the message and exits with status 2. */
@@ -18,8 +20,78 @@ function argument(args: string[], index: number, name: string, usage: string): s
   return value;
 }
 
+/** The value of `raw` among `choices` (by name), or a UsageError listing them. */
+function choice<T>(raw: string, choices: Record<string, T>, what: string): T {
+  if (!(raw in choices)) throw new UsageError(`Unknown ${what} "${raw}"; use one of: ${Object.keys(choices).join(', ')}`);
+  return choices[raw];
+}
+
+/** The line a workspace change prints, or a UsageError when there is no such workspace. */
+function changed<T>(change: WorkspaceChange<T> | null, slug: string, field: string, show: (v: T) => string): string[] {
+  if (!change) throw new UsageError(`No workspace has the slug ${slug}`);
+  return [`${change.slug}: ${field} ${show(change.before)} -> ${show(change.after)}`];
+}
+
+const STATUSES = Object.fromEntries(Object.entries(STATUS_NAMES).map(([code, name]) => [name, Number(code) as WorkspaceStatus]));
+const PLANS = Object.fromEntries(Object.values(WorkspacePlan).map((plan) => [plan, plan]));
+/** An ISO 8601 date or date-time with a real calendar date (2026-02-31 is refused), else null. */
+function parseTimestamp(raw: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(raw);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;
+  const when = new Date(raw);
+  return Number.isNaN(when.getTime()) ? null : when;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : 'none');
+
 /** Every operator command by name (operations.md). */
 export const COMMANDS: Record<string, CliCommand> = {
+  'workspace:list': {
+    usage: 'workspace:list',
+    summary: 'slug, status, plan, trial end, user count',
+    async run(em) {
+      const rows = await listWorkspaces(em);
+      const lines = rows.map((w) => [w.slug, STATUS_NAMES[w.status], w.plan, iso(w.trialEndsAt), String(w.userCount)]);
+      const table = [['SLUG', 'STATUS', 'PLAN', 'TRIAL END', 'USERS'], ...lines];
+      const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+      return [...table.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()), `${rows.length} workspace(s)`];
+    },
+  },
+  'workspace:status': {
+    usage: 'workspace:status <slug> <active|suspended|trial>',
+    summary: 'sets the workspace status',
+    async run(em, args) {
+      const slug = argument(args, 0, 'slug', this.usage);
+      const status = choice(argument(args, 1, 'status', this.usage), STATUSES, 'status');
+      const change = await changeWorkspace(em, slug, (o) => o.status, (o) => (o.status = status));
+      return changed(change, slug, 'status', (s) => STATUS_NAMES[s]);
+    },
+  },
+  'workspace:trial-end': {
+    usage: 'workspace:trial-end <slug> <ISO timestamp>',
+    summary: 'sets when its trial ends (a past time makes the trial expired)',
+    async run(em, args) {
+      const slug = argument(args, 0, 'slug', this.usage);
+      const raw = argument(args, 1, 'ISO timestamp', this.usage);
+      const when = parseTimestamp(raw);
+      if (!when) throw new UsageError(`Not an ISO 8601 timestamp: ${raw} (e.g. 2026-12-31T23:59:59Z)`);
+      const change = await changeWorkspace(em, slug, (o) => o.trialEndsAt, (o) => (o.trialEndsAt = when));
+      return changed(change, slug, 'trial end', iso);
+    },
+  },
+  'workspace:plan': {
+    usage: 'workspace:plan <slug> <free|starter|pro|professional>',
+    summary: 'sets the plan',
+    async run(em, args) {
+      const slug = argument(args, 0, 'slug', this.usage);
+      const plan = choice(argument(args, 1, 'plan', this.usage), PLANS, 'plan');
+      const change = await changeWorkspace(em, slug, (o) => o.plan, (o) => (o.plan = plan));
+      return changed(change, slug, 'plan', String);
+    },
+  },
   'user:unlock': {
     usage: 'user:unlock <email>',
     summary: 'lifts a sign-in lockout',
