@@ -5,6 +5,7 @@ import { ActiveStatus } from '../../shared/active-status';
 import type { Role } from '../users/role.entity';
 import type { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
+import { assertWorkspaceOpen } from '../workspace/workspace-gates';
 import { AccountLockedError, clearFailedSignIns, lockAccountRow, recordFailedSignIn, type AccountRef } from './lockout';
 import { navigationFor, type NavigationModule } from './navigation';
 import type { SessionService } from './session.service';
@@ -50,7 +51,7 @@ export class SignInSessions {
   }
 
   /**
-   * After a successful attempt: refuses inactive accounts (403), ends any other session and starts
+   * After a successful attempt: refuses inactive accounts and suspended workspaces (403), ends any other session and starts
    * a new one. Scopes the EntityManager to the user's workspace.
    */
   async complete(em: EntityManager, user: User): Promise<SignInResult> {
@@ -58,9 +59,10 @@ export class SignInSessions {
       throw new ForbiddenError('This account is inactive; ask a workspace administrator to reactivate it');
     }
     scopeToOrganization(em, user.organizationId);
+    const organization = await em.findOneOrFail(Organization, { id: user.organizationId });
+    assertWorkspaceOpen(organization.status);
     const token = await this.sessions.start(em, user);
     await em.populate(user, ['role']);
-    const organization = await em.findOneOrFail(Organization, { id: user.organizationId });
     return { token, user, role: user.role, organization, modules: navigationFor(user.userType) };
   }
 }
