@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unlockAccount } from '../domains/auth/lockout';
-import { WorkspacePlan, WorkspaceStatus } from '../domains/workspace/organization.entity';
+import { WorkspacePlan, WorkspaceStatus, type Organization } from '../domains/workspace/organization.entity';
 import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
 import * as rules from '../shared/rules';
 
@@ -47,6 +47,38 @@ function parseTimestamp(raw: string): Date | null {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : 'none');
 
+const invalid = (message: string): never => {
+  throw new UsageError(message);
+};
+
+/** What a `workspace:<name> <slug> <value>` command sets, and how it reads and shows the value. */
+interface SetterSpec<F extends 'status' | 'trialEndsAt' | 'plan'> {
+  name: string;
+  /** The argument as usage shows it, e.g. `<active|suspended|trial>`, and its name in messages. */
+  value: { synopsis: string; name: string };
+  summary: string;
+  field: F;
+  /** How the printed change names the field. */
+  label: string;
+  parse: (raw: string) => Organization[F];
+  show: (value: Organization[F]) => string;
+}
+
+/** A command that sets one field of a workspace and prints it before and after. */
+function workspaceSetter<F extends 'status' | 'trialEndsAt' | 'plan'>(spec: SetterSpec<F>): CliCommand {
+  const usage = `workspace:${spec.name} <slug> ${spec.value.synopsis}`;
+  return {
+    usage,
+    summary: spec.summary,
+    async run(em, args) {
+      const slug = argument(args, 0, 'slug', usage);
+      const value = spec.parse(argument(args, 1, spec.value.name, usage));
+      const change = await changeWorkspace(em, slug, (o) => o[spec.field], (o) => (o[spec.field] = value));
+      return changed(change, slug, spec.label, spec.show);
+    },
+  };
+}
+
 /** Every operator command by name (operations.md). */
 export const COMMANDS: Record<string, CliCommand> = {
   'workspace:list': {
@@ -60,38 +92,33 @@ export const COMMANDS: Record<string, CliCommand> = {
       return [...table.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()), `${rows.length} workspace(s)`];
     },
   },
-  'workspace:status': {
-    usage: 'workspace:status <slug> <active|suspended|trial>',
+  'workspace:status': workspaceSetter({
+    name: 'status',
+    value: { synopsis: '<active|suspended|trial>', name: 'status' },
     summary: 'sets the workspace status',
-    async run(em, args) {
-      const slug = argument(args, 0, 'slug', this.usage);
-      const status = choice(argument(args, 1, 'status', this.usage), STATUSES, 'status');
-      const change = await changeWorkspace(em, slug, (o) => o.status, (o) => (o.status = status));
-      return changed(change, slug, 'status', (s) => STATUS_NAMES[s]);
-    },
-  },
-  'workspace:trial-end': {
-    usage: 'workspace:trial-end <slug> <ISO timestamp>',
+    field: 'status',
+    label: 'status',
+    parse: (raw) => choice(raw, STATUSES, 'status'),
+    show: (status) => STATUS_NAMES[status],
+  }),
+  'workspace:trial-end': workspaceSetter({
+    name: 'trial-end',
+    value: { synopsis: '<ISO timestamp>', name: 'ISO timestamp' },
     summary: 'sets when its trial ends (a past time makes the trial expired)',
-    async run(em, args) {
-      const slug = argument(args, 0, 'slug', this.usage);
-      const raw = argument(args, 1, 'ISO timestamp', this.usage);
-      const when = parseTimestamp(raw);
-      if (!when) throw new UsageError(`Not an ISO 8601 timestamp: ${raw} (e.g. 2026-12-31T23:59:59Z)`);
-      const change = await changeWorkspace(em, slug, (o) => o.trialEndsAt, (o) => (o.trialEndsAt = when));
-      return changed(change, slug, 'trial end', iso);
-    },
-  },
-  'workspace:plan': {
-    usage: 'workspace:plan <slug> <free|starter|pro|professional>',
+    field: 'trialEndsAt',
+    label: 'trial end',
+    parse: (raw) => parseTimestamp(raw) ?? invalid(`Not an ISO 8601 timestamp: ${raw} (e.g. 2026-12-31T23:59:59Z)`),
+    show: iso,
+  }),
+  'workspace:plan': workspaceSetter({
+    name: 'plan',
+    value: { synopsis: '<free|starter|pro|professional>', name: 'plan' },
     summary: 'sets the plan',
-    async run(em, args) {
-      const slug = argument(args, 0, 'slug', this.usage);
-      const plan = choice(argument(args, 1, 'plan', this.usage), PLANS, 'plan');
-      const change = await changeWorkspace(em, slug, (o) => o.plan, (o) => (o.plan = plan));
-      return changed(change, slug, 'plan', String);
-    },
-  },
+    field: 'plan',
+    label: 'plan',
+    parse: (raw) => choice(raw, PLANS, 'plan'),
+    show: String,
+  }),
   'user:unlock': {
     usage: 'user:unlock <email>',
     summary: 'lifts a sign-in lockout',

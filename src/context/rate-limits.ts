@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../errors/app-error';
+import { compactPhone } from '../shared/rules';
 
 /** Spends one unit of a budget for this request; throws RateLimitedError (429, Retry-After) when spent. */
 export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -31,7 +32,7 @@ export const SIGN_IN_LIMIT = { max: 20, timeWindow: 15 * 60 * 1000 };
  */
 export function accountKey(target: { email: string } | { phone: string } | { userId: number }): string {
   if ('email' in target) return `email:${target.email.trim().toLowerCase()}`;
-  if ('phone' in target) return `phone:${target.phone.replace(/[\s\-.()]/g, '')}`;
+  if ('phone' in target) return `phone:${compactPhone(target.phone)}`;
   return `user:${target.userId}`;
 }
 

@@ -32,12 +32,17 @@ export function email(field: string, value: string): string {
   return text;
 }
 
+/** A phone number without spaces, dashes, dots or brackets (how it is stored and keyed). */
+export function compactPhone(value: string): string {
+  return value.trim().replace(/[\s\-.()]/g, '');
+}
+
 /**
  * A phone number: digits with an optional leading +, 10 to 15 digits once spaces, dashes,
  * dots and brackets are removed. Stored in that compact form.
  */
 export function phone(field: string, value: string): string {
-  const compact = value.trim().replace(/[\s\-.()]/g, '');
+  const compact = compactPhone(value);
   if (!/^\+?\d{10,15}$/.test(compact)) {
     throw new ValidationError(field, 'must be a phone number of 10 to 15 digits, optionally starting with +');
   }

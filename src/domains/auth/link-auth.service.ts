@@ -1,20 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { scopeToOrganization } from '../../db/tenant-filter';
 import { UnauthenticatedError } from '../../errors/app-error';
+import type { Messenger } from '../../messaging/messenger';
 import { ActiveStatus } from '../../shared/active-status';
+import type { BackgroundTasks } from '../../shared/background-tasks';
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Messenger } from '../../messaging/messenger';
-import type { BackgroundTasks } from '../../shared/background-tasks';
-import { LinkPurpose } from './link-purpose';
-import { scopeToOrganization } from '../../db/tenant-filter';
 import { findUserByEmail } from '../users/user-lookup';
 import type { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
+import { LinkPurpose } from './link-purpose';
 import { CODE_TTL_MS, OneTimeCodes } from './one-time-codes';
 import { SignInCodePurpose } from './sign-in-code.entity';
 import type { SignInResult, SignInSessions } from './sign-in-session';
-
 
 const INVALID_LINK = 'This link is invalid, used or expired; ask for a new one';
 

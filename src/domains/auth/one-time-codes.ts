@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../users/user.entity';
+import type { User } from '../users/user.entity';
+import { lockAccountRow } from './lockout';
 import { SignInCode, SignInCodePurpose } from './sign-in-code.entity';
 
 /** How long each kind of code stays valid. */
@@ -36,7 +36,7 @@ export class OneTimeCodes {
     const expiresAt = new Date(Date.now() + CODE_TTL_MS[purpose]);
     await em.transactional(async (tx) => {
       // Serializes issues for one user, so racing requests leave exactly one live code.
-      await tx.lock(tx.getReference(User, user.id), LockMode.PESSIMISTIC_WRITE);
+      await lockAccountRow(tx, user);
       await tx.nativeDelete(SignInCode, { user: user.id, purpose });
       tx.create(SignInCode, {
         organizationId: user.organizationId,

@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../context/request-context';
-import { UnauthenticatedError, ValidationError } from '../../errors/app-error';
-import { ActiveStatus } from '../../shared/active-status';
-import * as rules from '../../shared/rules';
-import type { Messenger } from '../../messaging/messenger';
-import type { BackgroundTasks } from '../../shared/background-tasks';
 import { scopeToOrganization } from '../../db/tenant-filter';
+import { UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import type { Messenger } from '../../messaging/messenger';
+import { ActiveStatus } from '../../shared/active-status';
+import type { BackgroundTasks } from '../../shared/background-tasks';
+import * as rules from '../../shared/rules';
 import { findUserByPhone } from '../users/user-lookup';
 import { Organization } from '../workspace/organization.entity';
 import { NO_ACCOUNT } from './lockout';

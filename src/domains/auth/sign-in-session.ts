@@ -51,8 +51,8 @@ export class SignInSessions {
   }
 
   /**
-   * After a successful attempt: refuses inactive accounts and suspended workspaces (403), ends any other session and starts
-   * a new one. Scopes the EntityManager to the user's workspace.
+   * After a successful attempt: refuses inactive accounts and suspended workspaces (403), ends
+   * any other session and starts a new one. Scopes the EntityManager to the user's workspace.
    */
   async complete(em: EntityManager, user: User): Promise<SignInResult> {
     if (user.status !== ActiveStatus.ACTIVE) {
