@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
+import { apiKeyRoutes } from './routes/api-keys.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
 import { masterRoutes } from './routes/masters.routes';
@@ -22,7 +23,7 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
     await app.register(routes, { limits: opts.limits });
   }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes]) {
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes]) {
     await app.register(routes);
   }
 }

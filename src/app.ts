@@ -36,6 +36,8 @@ export interface AppDependencies {
   fetch?: typeof fetch;
   /** Log destination (tests capture lines here); standard output when absent. */
   logStream?: { write(line: string): void };
+  /** How long a looked-up API key is trusted (default KEY_CACHE_TTL_MS); tests shorten it. */
+  apiKeyCacheTtlMs?: number;
   /** No logging at all (tests that do not look at logs). */
   silent?: boolean;
 }
@@ -73,8 +75,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       }
       return reply.code(answer.status).send(errorBody(answer.status, answer.message));
     });
-    await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions });
-    const limits = await registerLimits(api, { redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });
+    const limits = await registerLimits(api, { config: deps.config, redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });
+    await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions, apiKeys: app.services.apiKeyAuthenticator, limits });
     await api.register(restShim, { prefix: '/api/v1', limits });
     await api.register(graphqlPlugin, { services: app.services, limits });
   });

@@ -1,4 +1,6 @@
 import type { AppDependencies } from './app';
+import { ApiKeyAuthenticator } from './domains/api-keys/api-key-authenticator';
+import { ApiKeyService } from './domains/api-keys/api-key.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -19,7 +21,7 @@ import { createMessenger } from './messaging/messenger';
 import { BackgroundTasks, type FailureLog } from './shared/background-tasks';
 
 /** One instance of each domain service, shared by the REST shim and the GraphQL resolvers. */
-export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch'> & { log: FailureLog }) {
+export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch' | 'apiKeyCacheTtlMs'> & { log: FailureLog }) {
   const { config, secrets } = deps;
   const fetchImpl = deps.fetch ?? fetch;
   const sessions = new SessionService(secrets.jwtSecret);
@@ -28,6 +30,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
   const messenger = createMessenger(config, fetchImpl);
   const background = new BackgroundTasks(deps.log);
   const links = new LinkAuthService(codes, messenger, background, signIns, config.publicAppUrl);
+  const apiKeyAuthenticator = new ApiKeyAuthenticator(background, deps.apiKeyCacheTtlMs);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
     /** Deliveries in flight; shutdown waits for them. */
@@ -44,6 +47,8 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     masters: new MasterService(),
     products: new ProductService(),
     orders: new OrderService(secrets.hashKey),
+    apiKeyAuthenticator,
+    apiKeys: new ApiKeyService(apiKeyAuthenticator, messenger, background),
   };
 }
 

@@ -21,7 +21,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
     '/auth/otp/request',
     {
       ...publicRoute,
-      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ phone: (request.body as { phone: string }).phone })),
+      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ phone: (request.body as { phone: string }).phone })),
       schema: {
         tags: ['Authentication'],
         summary: 'Text a 6-digit sign-in code to a phone (same answer whether or not the phone is known)',
@@ -52,7 +52,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
     '/auth/otp/verify',
     {
       ...publicRoute,
-      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ phone: (request.body as { phone: string }).phone })),
+      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ phone: (request.body as { phone: string }).phone })),
       schema: {
         tags: ['Authentication'],
         summary: 'Sign in with the code sent by SMS',
@@ -69,7 +69,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
     '/auth/magic-link/request',
     {
       ...publicRoute,
-      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ email: (request.body as { email: string }).email })),
+      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ email: (request.body as { email: string }).email })),
       schema: {
         tags: ['Authentication'],
         summary: 'E-mail a single-use sign-in link, or with purpose reset_password a link to set a new password',

@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
     '/auth/login',
     {
       config: { auth: 'public' },
-      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ email: (request.body as { email: string }).email })),
+      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ email: (request.body as { email: string }).email })),
       schema: {
         tags: ['Authentication'],
         summary: 'Sign in with e-mail, password and a bot-check token',
@@ -69,7 +69,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
   app.post(
     '/auth/change-password',
     {
-      preHandler: (request, reply) => limits.signIn(request, reply, accountKey({ userId: request.ctx.requireSession().userId })),
+      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ userId: request.ctx.requireSession().userId })),
       schema: {
         tags: ['Authentication'],
         summary: 'Change the password (extension); every earlier session token stops working',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Limits } from '../../src/context/rate-limits';
+import { budgetKey, type Limits } from '../../src/context/rate-limits';
 import { presentSessionUser, presentSessionWorkspace, SessionUserBody, SessionWorkspaceBody } from '../presenters/sign-in.presenter';
 import { ErrorBody } from '../schemas';
 
@@ -27,7 +27,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async
     '/signup/register',
     {
       config: { auth: 'public' },
-      onRequest: limits.signup,
+      onRequest: (request, reply) => limits.spend(request, reply, 'signup', budgetKey(request, 'signup')),
       schema: {
         tags: ['Signup'],
         summary: 'Create a workspace and its first admin user',

@@ -1,9 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { scopeToOrganization } from '../db/tenant-filter';
+import type { ApiKeyAuthenticator } from '../domains/api-keys/api-key-authenticator';
+import { assertKeyMayReach, isReadMethod } from '../domains/api-keys/api-key-scopes';
+import { routeGroupOf } from '../domains/api-keys/route-groups';
 import type { SessionService } from '../domains/auth/session.service';
-import { ForbiddenError, UnauthenticatedError } from '../errors/app-error';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors/app-error';
+import { budgetKey, callerKey, type BudgetName, type Limits } from './rate-limits';
 import { RequestContext, type Principal } from './request-context';
 import { userAgentProblem } from './user-agent-rule';
 
@@ -18,6 +22,9 @@ declare module 'fastify' {
   }
 }
 
+/** Route groups with a budget of their own, spent on top of the general one. */
+const GROUP_BUDGETS: Partial<Record<string, BudgetName>> = { exports: 'exports', reports: 'reports' };
+
 /** Reads the bearer token from the Authorization header, if any. */
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -27,26 +34,68 @@ function bearerToken(request: FastifyRequest): string | null {
   return match[1];
 }
 
+interface ContextOptions {
+  orm: MikroORM;
+  sessions: SessionService;
+  apiKeys: ApiKeyAuthenticator;
+  limits: Limits;
+}
+
 /**
- * The one hook that builds the request context for REST and GraphQL alike: the User-Agent rule,
- * the credential, and an EntityManager fork scoped to the caller's organization. Routes not marked
- * public are refused here (401), before their input is even validated.
+ * The one hook that builds the request context for REST and GraphQL alike, in this order:
+ * 1. the credential (session token or X-API-Key; a blocked address's keys are not even looked up);
+ * 2. the caller's general budget (and the group's, for exports and reports), so every answer,
+ *    refusals included, carries the rate-limit headers;
+ * 3. refusals: a bad credential, the User-Agent rule (requests without a key), a key's scopes;
+ * 4. an EntityManager fork scoped to the caller's organization.
+ * Routes not marked public are refused (401) before their input is even validated.
  */
 export const contextPlugin = fp(
-  async (app: FastifyInstance, opts: { orm: MikroORM; sessions: SessionService }) => {
+  async (app: FastifyInstance, opts: ContextOptions) => {
     app.decorateRequest('ctx', null as unknown as RequestContext);
-    app.addHook('onRequest', async (request) => {
-      if (request.headers['x-api-key'] !== undefined) {
-        // Key-authenticated requests skip the User-Agent rule, but no key is valid before keys
-        // are issued: the header must never let a request pass unchecked.
-        throw new UnauthenticatedError('Invalid API key');
+
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply, em: RequestContext['em']): Promise<Principal | null> => {
+      const presentedKey = request.headers['x-api-key'];
+      if (presentedKey === undefined) {
+        const token = bearerToken(request);
+        return token ? opts.sessions.authenticate(em, token) : null;
       }
-      const problem = userAgentProblem(request.headers['user-agent']);
-      if (problem) throw new ForbiddenError(problem);
+      if (request.headers.authorization !== undefined) {
+        throw new ValidationError(null, 'Send one credential: either X-API-Key or Authorization, not both');
+      }
+      await opts.limits.assertNotSpent(request, reply, 'badKey', budgetKey(request, 'badKey'));
+      try {
+        return await opts.apiKeys.authenticate(em, Array.isArray(presentedKey) ? '' : presentedKey);
+      } catch (err) {
+        if (err instanceof UnauthenticatedError) await opts.limits.spend(request, reply, 'badKey', budgetKey(request, 'badKey'));
+        throw err;
+      }
+    };
+
+    app.addHook('onRequest', async (request, reply) => {
       const em = opts.orm.em.fork();
       let principal: Principal | null = null;
-      const token = bearerToken(request);
-      if (token) principal = await opts.sessions.authenticate(em, token);
+      let refusal: unknown = null;
+      try {
+        principal = await authenticate(request, reply, em);
+      } catch (err) {
+        refusal = err;
+      }
+      const caller = callerKey(principal, request.ip);
+      const group = routeGroupOf(request.url);
+      await opts.limits.spend(request, reply, 'general', caller);
+      const groupBudget = group && GROUP_BUDGETS[group];
+      if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
+      if (refusal) throw refusal;
+
+      if (principal?.kind !== 'apiKey') {
+        const problem = userAgentProblem(request.headers['user-agent']);
+        if (problem) throw new ForbiddenError(problem);
+      }
+      // GraphQL operations are checked field by field once parsed (graphql/key-scopes.ts).
+      if (principal?.kind === 'apiKey' && group !== null) {
+        assertKeyMayReach(principal.scopes, group, isReadMethod(request.method) ? 'read' : 'write');
+      }
       if (principal) scopeToOrganization(em, principal.organizationId);
       request.ctx = new RequestContext(request.id, em, principal, request.ip);
       const routeMatched = request.routeOptions.url !== undefined;

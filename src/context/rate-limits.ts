@@ -1,30 +1,89 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Config } from '../config';
 import { RateLimitedError } from '../errors/app-error';
 import { compactPhone } from '../shared/rules';
+import type { Principal } from './request-context';
 
-/** Spends one unit of a budget for this request; throws RateLimitedError (429, Retry-After) when spent. */
-export type Limiter = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-
-/** Like Limiter, for budgets keyed on something the request names (the account signing in). */
-export type KeyedLimiter = (request: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
-
-/** Budgets shared by the REST and GraphQL doors to the same operation. */
-export interface Limits {
-  /** Self-service signup: 5 per hour per client address. */
-  signup: Limiter;
-  /**
-   * Sign-in attempts: 20 per 15 minutes per target account, whatever the address, so spreading
-   * guesses over many addresses does not help. Key with `accountKey`.
-   */
-  signIn: KeyedLimiter;
+/** One counting window of a budget. */
+export interface Window {
+  max: number;
+  /** Milliseconds. */
+  timeWindow: number;
 }
 
-/** Sign-ups allowed per client address per hour. */
-export const SIGNUP_LIMIT = { max: 5, timeWindow: 60 * 60 * 1000 };
-/** Sign-in attempts (password, OTP request and verification, magic-link request) per account per 15 minutes. */
-export const SIGN_IN_LIMIT = { max: 20, timeWindow: 15 * 60 * 1000 };
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The budgets of the interface's Limits table; each is spent in every one of its windows. */
+export function budgetsOf(config: Pick<Config, 'rateLimit'>) {
+  return {
+    /** Every request under /api/v1 and /graphql, per caller (see `callerKey`). */
+    general: [
+      { max: config.rateLimit.perMinute, timeWindow: MINUTE },
+      { max: config.rateLimit.perHour, timeWindow: HOUR },
+    ],
+    /** /exports/*, per caller, on top of the general budget. */
+    exports: [
+      { max: 5, timeWindow: MINUTE },
+      { max: 50, timeWindow: HOUR },
+    ],
+    /** /reports/*, per caller, on top of the general budget. */
+    reports: [
+      { max: 20, timeWindow: MINUTE },
+      { max: 200, timeWindow: HOUR },
+    ],
+    /** Self-service signup, per client address. */
+    signup: [{ max: 5, timeWindow: HOUR }],
+    /**
+     * Sign-in attempts (password, OTP request and verification, magic-link request, password
+     * change) per target account, whatever the address: key with `accountKey`.
+     */
+    signIn: [{ max: 20, timeWindow: 15 * MINUTE }],
+    /** Unknown, revoked or expired API keys per client address; when spent, every key request from it is 429. */
+    badKey: [{ max: 30, timeWindow: 15 * MINUTE }],
+  } satisfies Record<string, Window[]>;
+}
+
+export type BudgetName = keyof ReturnType<typeof budgetsOf>;
+
+/** What a 429 says, where the generic words would not explain it. */
+const SPENT_MESSAGES: Partial<Record<BudgetName, string>> = {
+  badKey: 'Too many invalid API keys from this address; try again later',
+};
+
+/**
+ * Budgets shared by the REST and GraphQL doors (and by every instance when Redis is used).
+ * Each call reports the tightest window in X-RateLimit-Limit / X-RateLimit-Remaining (keeping
+ * an earlier budget's figures when they are tighter) and answers 429 with Retry-After when spent.
+ */
+export interface Limits {
+  /** Spends one request of `budget` under `key`. */
+  spend(request: FastifyRequest, reply: FastifyReply, budget: BudgetName, key: string): Promise<void>;
+  /** 429 when `budget` under `key` is used up; spends nothing. */
+  assertNotSpent(request: FastifyRequest, reply: FastifyReply, budget: BudgetName, key: string): Promise<void>;
+}
+
+/** The general budget's key: the API key, else the signed-in user, else the client address. */
+export function callerKey(principal: Principal | null, clientIp: string): string {
+  if (principal?.kind === 'apiKey') return `key:${principal.apiKeyId}`;
+  if (principal?.kind === 'session') return `user:${principal.userId}`;
+  return `ip:${clientIp}`;
+}
+
+/**
+ * The key a budget counts under for this request: the target account for sign-in (`accountKey`),
+ * the client address for signup and bad keys, the caller for the rest.
+ */
+export function budgetKey(request: FastifyRequest, budget: BudgetName, account?: string): string {
+  if (budget === 'signIn') {
+    if (account === undefined) throw new Error('The sign-in budget is keyed on the target account');
+    return account;
+  }
+  if (budget === 'signup' || budget === 'badKey') return `ip:${request.ip}`;
+  return callerKey(request.ctx?.principal ?? null, request.ip);
+}
 
 /**
  * The budget key of the account a sign-in request targets: the e-mail address (case-folded) or
@@ -36,12 +95,29 @@ export function accountKey(target: { email: string } | { phone: string } | { use
   return `user:${target.userId}`;
 }
 
+interface WindowState {
+  max: number;
+  remaining: number;
+  retryAfterSeconds: number;
+  exceeded: boolean;
+}
+
+/** Writes the rate-limit headers unless the reply already reports a tighter window. */
+function report(reply: FastifyReply, state: WindowState): void {
+  const shown = reply.getHeader('x-ratelimit-remaining');
+  if (shown !== undefined && Number(shown) < state.remaining) return;
+  reply.header('x-ratelimit-limit', state.max);
+  reply.header('x-ratelimit-remaining', state.remaining);
+}
+
 /**
  * Registers @fastify/rate-limit on the API scope (Redis-backed when a client is given, else in
- * process) and returns the named budgets. One limiter per operation, called from both adapters,
- * so REST and GraphQL draw on the same counter.
+ * process) and returns the budgets of `budgetsOf(config)`.
  */
-export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis; namespace: string }): Promise<Limits> {
+export async function registerLimits(
+  app: FastifyInstance,
+  opts: { config: Pick<Config, 'rateLimit'>; redis?: Redis; namespace: string },
+): Promise<Limits> {
   await app.register(rateLimit, {
     global: false,
     redis: opts.redis,
@@ -49,28 +125,39 @@ export async function registerLimits(app: FastifyInstance, opts: { redis?: Redis
     // Without Redis the in-process store keeps this many keys (least recently used go first);
     // the default 5,000 would let a flood of made-up accounts evict a real account's count.
     cache: 100_000,
-    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
-  // The key of a keyed budget travels with the request into @fastify/rate-limit's keyGenerator.
-  const requestKeys = new WeakMap<FastifyRequest, string>();
-  const limiter = (budget: { max: number; timeWindow: number }, keyOf: (request: FastifyRequest) => string): Limiter => {
-    const check = app.createRateLimit({ ...budget, keyGenerator: keyOf });
-    return async (request, reply) => {
-      const result = await check(request);
-      if (result.isAllowed) return; // an allow-listed key
-      reply.header('x-ratelimit-limit', result.max);
-      reply.header('x-ratelimit-remaining', result.remaining);
-      if (!result.isExceeded) return;
-      reply.header('retry-after', result.ttlInSeconds);
-      throw new RateLimitedError(result.ttlInSeconds);
-    };
+  // @fastify/rate-limit derives keys from the request alone: the key of each call travels
+  // beside the request, read synchronously when the check starts.
+  const callKeys = new WeakMap<FastifyRequest, string>();
+  const checkersOf = (name: string, windows: Window[]) =>
+    windows.map((window, i) => {
+      const check = app.createRateLimit({ ...window, keyGenerator: (request) => `${name}:${i}:${callKeys.get(request)}` });
+      return async (request: FastifyRequest, key: string, increment: boolean): Promise<WindowState> => {
+        callKeys.set(request, key);
+        const result = await check(request, { increment });
+        if (result.isAllowed) return { max: Infinity, remaining: Infinity, retryAfterSeconds: 0, exceeded: false };
+        const exceeded = increment ? result.isExceeded : result.remaining === 0;
+        return { max: result.max, remaining: result.remaining, retryAfterSeconds: Math.max(1, result.ttlInSeconds), exceeded };
+      };
+    });
+  const checkers = Object.fromEntries(
+    Object.entries(budgetsOf(opts.config)).map(([name, windows]) => [name, checkersOf(name, windows)]),
+  ) as Record<BudgetName, ReturnType<typeof checkersOf>>;
+
+  const apply = async (request: FastifyRequest, reply: FastifyReply, budget: BudgetName, key: string, increment: boolean) => {
+    const states = await Promise.all(checkers[budget].map((check) => check(request, key, increment)));
+    const exceeded = states.filter((s) => s.exceeded);
+    // A look that spends nothing is only reported when it refuses.
+    if (increment || exceeded.length > 0) {
+      report(reply, states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.max < a.max) ? b : a)));
+    }
+    if (exceeded.length === 0) return;
+    const retryAfter = Math.max(...exceeded.map((s) => s.retryAfterSeconds));
+    reply.header('retry-after', retryAfter);
+    throw new RateLimitedError(retryAfter, SPENT_MESSAGES[budget]);
   };
-  const signIn = limiter(SIGN_IN_LIMIT, (request) => `sign-in:${requestKeys.get(request)}`);
   return {
-    signup: limiter(SIGNUP_LIMIT, (request) => `signup:${request.ip}`),
-    signIn: async (request, reply, key) => {
-      requestKeys.set(request, key);
-      await signIn(request, reply);
-    },
+    spend: (request, reply, budget, key) => apply(request, reply, budget, key, true),
+    assertNotSpent: (request, reply, budget, key) => apply(request, reply, budget, key, false),
   };
 }

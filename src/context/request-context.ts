@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ForbiddenError, UnauthenticatedError } from '../errors/app-error';
+import type { KeyScopes } from '../domains/api-keys/api-key-scopes';
 import { UserType } from '../domains/users/user.entity';
 
 /** A signed-in user, authenticated by a session token. */
@@ -11,8 +12,16 @@ export interface SessionPrincipal {
   sessionId: string;
 }
 
-/** Who is calling. Later credential kinds (API keys) join this union. */
-export type Principal = SessionPrincipal;
+/** An integration, authenticated by an API key (X-API-Key). */
+export interface ApiKeyPrincipal {
+  kind: 'apiKey';
+  organizationId: number;
+  apiKeyId: number;
+  scopes: KeyScopes;
+}
+
+/** Who is calling. */
+export type Principal = SessionPrincipal | ApiKeyPrincipal;
 
 /**
  * Everything a service needs to know about the request: who calls, for which organization,
@@ -38,6 +47,11 @@ export class RequestContext {
     return this.principal?.kind === 'session' ? this.principal.userId : null;
   }
 
+  /** The calling API key's id, or null for callers that are not a key. */
+  get apiKeyId(): number | null {
+    return this.principal?.kind === 'apiKey' ? this.principal.apiKeyId : null;
+  }
+
   requirePrincipal(): Principal {
     if (!this.principal) throw new UnauthenticatedError();
     return this.principal;
@@ -49,8 +63,18 @@ export class RequestContext {
     return principal;
   }
 
-  /** Only workspace administrators signed in with a session pass. */
-  requireAdmin(): SessionPrincipal {
+  /**
+   * Administrators pass, and so do API keys: an administrator issued the key, and its scopes
+   * (checked before any service runs) bound what it reaches.
+   */
+  requireAdmin(): Principal {
+    const principal = this.requirePrincipal();
+    if (principal.kind === 'apiKey') return principal;
+    return this.requireAdminSession();
+  }
+
+  /** Only administrators signed in with a session pass (API keys are refused). */
+  requireAdminSession(): SessionPrincipal {
     const session = this.requireSession();
     if (session.userType !== UserType.ADMIN) throw new ForbiddenError('Only workspace administrators may do this');
     return session;

@@ -1,4 +1,5 @@
 import { TenantCounter } from './tenant-counter.entity';
+import { ApiKey } from '../domains/api-keys/api-key.entity';
 import { Passkey } from '../domains/auth/passkey.entity';
 import { SignInCode } from '../domains/auth/sign-in-code.entity';
 import { SpentNonce } from '../domains/auth/spent-nonce.entity';
@@ -41,4 +42,5 @@ export const ENTITIES = [
   SignInCode,
   Passkey,
   SpentNonce,
+  ApiKey,
 ];

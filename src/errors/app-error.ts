@@ -78,3 +78,9 @@ export class RateLimitedError extends AppError {
     super('RATE_LIMITED', message);
   }
 }
+
+export class PaymentRequiredError extends AppError {
+  constructor(message: string) {
+    super('PAYMENT_REQUIRED', message);
+  }
+}

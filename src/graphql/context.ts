@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
-import type { Limits } from '../context/rate-limits';
+import { budgetKey, type Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
 
@@ -11,9 +11,12 @@ export interface GraphqlContext {
   loaders: Loaders;
   /** The request's logger (carries the request id). */
   log: FastifyBaseLogger;
-  /** Spends one unit of a budget for this request (429 when spent); sign-in budgets are keyed on the account. */
-  spend(limit: 'signup'): Promise<void>;
-  spend(limit: 'signIn', key: string): Promise<void>;
+  /**
+   * Spends one request of a budget beyond the general one (429 when spent): sign-in budgets are
+   * keyed on the account (`accountKey`), signup on the client address, the others on the caller.
+   */
+  spend(budget: 'signIn', account: string): Promise<void>;
+  spend(budget: 'signup' | 'exports' | 'reports'): Promise<void>;
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
@@ -23,6 +26,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     services,
     loaders: createLoaders(request.ctx.em),
     log: request.log,
-    spend: (limit: keyof Limits, key?: string) => (limit === 'signIn' ? limits.signIn(request, reply, key!) : limits.signup(request, reply)),
+    spend: (budget: 'signIn' | 'signup' | 'exports' | 'reports', account?: string) =>
+      limits.spend(request, reply, budget, budgetKey(request, budget, account)),
   };
 }

@@ -6,6 +6,7 @@ import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
+import { keyScopesPlugin } from './key-scopes';
 import { complexityPlugin, depthRule } from './limits';
 import { graphqlSchema } from './schema';
 
@@ -19,7 +20,7 @@ export async function graphqlPlugin(app: FastifyInstance, opts: { services: Serv
     stopOnTerminationSignals: false,
     validationRules: [depthRule],
     formatError: formatGraphqlError,
-    plugins: [ApolloServerPluginLandingPageDisabled(), complexityPlugin(schema), errorLoggingPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), keyScopesPlugin(schema), complexityPlugin(schema), errorLoggingPlugin],
   });
   await apollo.start();
   // Stopping in onClose (not the drain plugin, which deadlocks app.close()).

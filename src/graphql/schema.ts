@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
+import { ApiKeyResolver } from '../domains/api-keys/api-key.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -28,6 +29,7 @@ export const RESOLVERS = [
   ...MASTER_RESOLVERS,
   OrderResolver,
   OrderItemResolver,
+  ApiKeyResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -151,3 +151,29 @@ export async function placeOrder(
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
 }
+
+/** An API key issued over REST by the workspace's admin. */
+export interface IssuedKey {
+  id: number;
+  key: string;
+  keyPrefix: string;
+  scopes: string;
+}
+
+/** Issues an API key as the workspace's admin (POST /developer/api-keys) and waits for the notice e-mails. */
+export async function createApiKey(
+  t: TestApp,
+  ws: Workspace,
+  body: { name?: string; scopes?: string; expires_in_days?: number } = {},
+): Promise<IssuedKey> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/v1/developer/api-keys',
+    token: ws.token,
+    payload: { name: `Key ${unique()}`, ...body },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await t.settled();
+  const data = res.json().data;
+  return { id: data.id, key: data.key, keyPrefix: data.key_prefix, scopes: data.scopes };
+}

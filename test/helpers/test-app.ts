@@ -50,13 +50,16 @@ export interface TestApp {
   outbox(): Promise<OutboxMessage[]>;
   /** Waits for background work (code and link deliveries) started so far. */
   settled(): Promise<void>;
-  /** Sends a request as a browser would, with the token when given. */
-  request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
-  /** Sends a GraphQL operation; returns the parsed body. */
+  /**
+   * Sends a request as a browser would, with the session token when given; with `apiKey`, as an
+   * integration would: X-API-Key and no User-Agent.
+   */
+  request(options: InjectOptions & { token?: string; apiKey?: string }): Promise<LightMyRequestResponse>;
+  /** Sends a GraphQL operation with a session token or an API key; returns the parsed body and status. */
   graphql<T = Record<string, unknown>>(
     query: string,
     variables?: Record<string, unknown>,
-    token?: string,
+    credential?: string | { apiKey: string },
   ): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }>; statusCode: number }>;
   close(): Promise<void>;
 }
@@ -68,9 +71,20 @@ export interface TestApp {
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { fetch?: typeof fetch; logStream?: { write(line: string): void } } = {},
+  options: {
+    fetch?: typeof fetch;
+    logStream?: { write(line: string): void };
+    /** Rate-limit key prefix; apps given the same one (and one Redis) share every budget. */
+    rateLimitNamespace?: string;
+    /** How long a looked-up API key is trusted (the app's default when absent). */
+    apiKeyCacheTtlMs?: number;
+    /** Another app's database, to run a second instance over the same data (it is not dropped here). */
+    sharedDatabase?: TestDatabase;
+    /** In-process rate-limit counters even when REDIS_URL is set (tests that move the clock). */
+    inProcessLimits?: boolean;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = options.sharedDatabase ?? (await createTestDatabase());
   const queries = new QueryCounter();
   const orm = await openOrm(db.url, {
     debug: ['query'],
@@ -85,26 +99,30 @@ export async function buildTestApp(
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     CHALLENGE_PROVIDER: 'off',
     OUTBOX_DIR: outboxDir,
+    // Suites send hundreds of requests as one caller; the rate-limit suites set the real values.
+    RATE_LIMIT_PER_MINUTE: '100000',
+    RATE_LIMIT_PER_HOUR: '1000000',
     ...env,
   });
-  const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
+  const redis = process.env.REDIS_URL && !options.inProcessLimits ? new Redis(process.env.REDIS_URL) : undefined;
   const app = await buildApp({
     config,
     orm,
     secrets: secretsFrom(config.jwtSecret!),
     redis,
-    rateLimitNamespace: `test-${randomBytes(6).toString('hex')}`,
+    rateLimitNamespace: options.rateLimitNamespace ?? `test-${randomBytes(6).toString('hex')}`,
+    apiKeyCacheTtlMs: options.apiKeyCacheTtlMs,
     silent: !options.logStream,
     logStream: options.logStream,
     fetch: options.fetch,
   });
   await app.ready();
 
-  const request: TestApp['request'] = ({ token, headers, ...options }) =>
+  const request: TestApp['request'] = ({ token, apiKey, headers, ...options }) =>
     app.inject({
       ...options,
       headers: {
-        'user-agent': BROWSER_AGENT,
+        ...(apiKey === undefined ? { 'user-agent': BROWSER_AGENT } : { 'x-api-key': apiKey }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...headers,
       },
@@ -125,15 +143,16 @@ export async function buildTestApp(
         .sort()
         .map((name) => JSON.parse(readFileSync(path.join(config.outboxDir, name), 'utf8')) as OutboxMessage);
     },
-    async graphql(query, variables, token) {
-      const res = await request({ method: 'POST', url: '/graphql', token, payload: { query, variables } });
+    async graphql(query, variables, credential) {
+      const auth = typeof credential === 'object' ? { apiKey: credential.apiKey } : { token: credential };
+      const res = await request({ method: 'POST', url: '/graphql', ...auth, payload: { query, variables } });
       return { ...res.json(), statusCode: res.statusCode };
     },
     async close() {
       await app.close();
       await orm.close();
       redis?.disconnect();
-      await db.drop();
+      if (!options.sharedDatabase) await db.drop();
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };

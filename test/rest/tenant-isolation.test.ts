@@ -5,7 +5,7 @@ import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { TenantEntity } from '../../src/db/tenant.entity';
 import { Order } from '../../src/domains/orders/order.entity';
 import { UserType } from '../../src/domains/users/user.entity';
-import { createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
@@ -61,6 +61,7 @@ describe('tenant isolation', () => {
       production_unit_id: masters['production-units'],
     });
     await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    await createApiKey(t, ws, { scopes: 'read' });
     return {
       ws,
       catalog,

@@ -6,6 +6,7 @@ import { User } from '../users/user.entity';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';
+import { InGroup } from '../../graphql/route-group';
 
 /** The GraphQL shape of a sign-in. */
 export function signInPayload({ token, user, organization, modules }: SignInResult): SignInPayload {
@@ -14,6 +15,7 @@ export function signInPayload({ token, user, organization, modules }: SignInResu
 
 @Resolver()
 export class AuthResolver {
+  @InGroup('signup')
   @Mutation(() => SignupPayload, { description: 'Creates a workspace, its settings, its roles and its first admin.' })
   async signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignupPayload> {
     await spend('signup');
@@ -21,6 +23,7 @@ export class AuthResolver {
     return { token, user, workspace: organization };
   }
 
+  @InGroup('auth')
   @Query(() => GraphQLJSONObject, {
     nullable: true,
     description: 'A bot-check challenge for the ALTCHA widget (null when the provider issues its own).',
@@ -29,6 +32,7 @@ export class AuthResolver {
     return services.passwordAuth.challenge();
   }
 
+  @InGroup('auth')
   @Mutation(() => SignInPayload, { description: 'Password sign-in behind the bot-check. Five failures lock the account for 30 minutes.' })
   async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
     await spend('signIn', accountKey({ email: input.email }));
@@ -36,6 +40,7 @@ export class AuthResolver {
   }
 
   @Authorized()
+  @InGroup('auth')
   @Mutation(() => String, { description: 'Changes the password; returns a new session token, and every earlier one stops working.' })
   async changePassword(
     @Arg('currentPassword') currentPassword: string,
@@ -47,12 +52,14 @@ export class AuthResolver {
   }
 
   @Authorized()
+  @InGroup('auth')
   @Query(() => User, { description: 'The signed-in user.' })
   async me(@Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return (await services.users.me(ctx)).user;
   }
 
   @Authorized()
+  @InGroup('auth')
   @Mutation(() => Boolean, { description: 'Ends the current session; its token stops working at once.' })
   async logout(@Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.sessions.end(ctx);

@@ -4,10 +4,12 @@ import type { GraphqlContext } from '../../graphql/context';
 import { signInPayload } from './auth.resolver';
 import { CodeSentPayload, DesktopCodePayload, SignInPayload } from './auth.types';
 import { LinkPurpose } from './link-purpose';
+import { InGroup } from '../../graphql/route-group';
 
 /** SMS codes, magic links, set-password links and the desktop hand-off, over the same services as REST. */
 @Resolver()
 export class SignInCodesResolver {
+  @InGroup('auth')
   @Mutation(() => CodeSentPayload, { description: 'Texts a 6-digit code (valid 5 minutes) to the phone of an active account.' })
   async requestOtp(@Arg('phone') phone: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<CodeSentPayload> {
     await spend('signIn', accountKey({ phone }));
@@ -15,12 +17,14 @@ export class SignInCodesResolver {
     return { message: 'If this number belongs to an active account, a sign-in code has been sent to it' };
   }
 
+  @InGroup('auth')
   @Mutation(() => SignInPayload, { description: 'Signs in with the SMS code. Every failure answers the same.' })
   async verifyOtp(@Arg('phone') phone: string, @Arg('otp') otp: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
     await spend('signIn', accountKey({ phone }));
     return signInPayload(await services.otpAuth.verify(ctx, phone, otp));
   }
 
+  @InGroup('auth')
   @Mutation(() => CodeSentPayload, { description: 'E-mails a single-use sign-in link, or a link to set a new password.' })
   async requestMagicLink(
     @Arg('email') email: string,
@@ -32,11 +36,13 @@ export class SignInCodesResolver {
     return { message: 'If this address belongs to an active account, a link has been sent to it' };
   }
 
+  @InGroup('auth')
   @Mutation(() => SignInPayload, { description: 'Signs in with the token of a magic link.' })
   async verifyMagicLink(@Arg('token') token: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.linkAuth.verify(ctx, token));
   }
 
+  @InGroup('auth')
   @Mutation(() => Boolean, { description: 'Sets a password from an invite or reset link. Ends any session; signs nobody in.' })
   async setPasswordFromLink(@Arg('token') token: string, @Arg('password') password: string, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.linkAuth.setPassword(ctx, token, password);
@@ -44,12 +50,14 @@ export class SignInCodesResolver {
   }
 
   @Authorized()
+  @InGroup('auth')
   @Mutation(() => DesktopCodePayload, { description: "Mints a single-use code (2 minutes) bound to base64url(SHA-256(state)) of the desktop app." })
   async createDesktopCode(@Arg('stateHash') stateHash: string, @Ctx() { ctx, services }: GraphqlContext): Promise<DesktopCodePayload> {
     const { secret, expiresAt } = await services.desktopHandoff.createCode(ctx, stateHash);
     return { code: secret, expiresAt };
   }
 
+  @InGroup('auth')
   @Mutation(() => SignInPayload, { description: "Exchanges a desktop code and the app's own state for a session." })
   async exchangeDesktopCode(@Arg('code') code: string, @Arg('state') state: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.desktopHandoff.exchange(ctx, code, state));

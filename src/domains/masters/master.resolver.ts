@@ -9,6 +9,7 @@ import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
 import { Town } from './town.entity';
+import { InGroup } from '../../graphql/route-group';
 
 /**
  * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,
@@ -26,17 +27,20 @@ function masterResolver<E extends MasterEntity, I extends object>(
   @Authorized()
   @Resolver()
   class MasterResolver {
+    @InGroup('masters')
     @Query(() => EntityPage, { name: plural, description: `${singular} records, by name.` })
     async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<E>> {
       const { page, limit, ...filter } = args;
       return toPage((await services.masters.list(ctx, kind, filter, { page, limit })) as never);
     }
 
+    @InGroup('masters')
     @Mutation(() => entity, { name: `create${singular}`, description: 'Admins only.' })
     create(@Arg('input', () => input) data: I, @Ctx() { ctx, services }: GraphqlContext): Promise<E> {
       return services.masters.create(ctx, kind, data) as Promise<E>;
     }
 
+    @InGroup('masters')
     @Mutation(() => entity, { name: `update${singular}`, description: 'Admins only; omitted fields stay as they are.' })
     update(
       @Arg('id', () => Int) id: number,

@@ -11,29 +11,34 @@ import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order, OrderStatus } from './order.entity';
 import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
+import { InGroup } from '../../graphql/route-group';
 
 const OrderPage = PageOf(Order, 'Order');
 
 @Authorized()
 @Resolver(() => Order)
 export class OrderResolver {
+  @InGroup('orders')
   @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
   async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Order>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.orders.list(ctx, filter, { page, limit }));
   }
 
+  @InGroup('orders')
   @Query(() => Order)
   async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
     return services.orders.find(ctx, id);
   }
 
+  @InGroup('orders')
   @Mutation(() => CreateOrderPayload)
   async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
     const { order, deliveryOtp } = await services.orders.create(ctx, input);
     return { order, deliveryOtp };
   }
 
+  @InGroup('orders')
   @Mutation(() => Order, { description: 'Moves an order to its next status (staff only).' })
   updateOrderStatus(
     @Arg('id', () => Int) id: number,

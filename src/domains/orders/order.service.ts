@@ -192,7 +192,7 @@ export class OrderService {
   }
 
   private historyEntry(ctx: RequestContext, order: Order, from: OrderStatus | null, to: OrderStatus) {
-    return { organizationId: ctx.organizationId, order, fromStatus: from, toStatus: to, changedBy: ctx.userId };
+    return { organizationId: ctx.organizationId, order, fromStatus: from, toStatus: to, changedBy: ctx.userId, changedByApiKeyId: ctx.apiKeyId };
   }
 
   /** Keyed hash of a delivery OTP: a leaked table does not reveal codes without the key. */

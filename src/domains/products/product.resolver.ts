@@ -7,23 +7,27 @@ import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { CreateProductInput, ProductListArgs } from './product.types';
+import { InGroup } from '../../graphql/route-group';
 
 const ProductPage = PageOf(Product, 'Product');
 
 @Authorized()
 @Resolver(() => Product)
 export class ProductResolver {
+  @InGroup('products')
   @Query(() => ProductPage, { description: 'The catalogue, newest first.' })
   async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Product>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.products.list(ctx, filter, { page, limit }));
   }
 
+  @InGroup('products')
   @Query(() => Product)
   product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
     return services.products.get(ctx, id);
   }
 
+  @InGroup('products')
   @Mutation(() => Product, { description: 'Admins only.' })
   createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
     return services.products.create(ctx, input);

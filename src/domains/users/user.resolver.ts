@@ -7,6 +7,7 @@ import { Town } from '../masters/town.entity';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 import { CreateUserInput, UserListArgs } from './user.types';
+import { InGroup } from '../../graphql/route-group';
 
 const UserPage = PageOf(User, 'User');
 
@@ -15,6 +16,7 @@ const UserPage = PageOf(User, 'User');
 @Resolver(() => User)
 export class UserResolver {
   @Authorized()
+  @InGroup('users')
   @Query(() => UserPage, { description: 'Users of the workspace, newest first (staff only).' })
   async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<User>> {
     const { page, limit, ...filter } = args;
@@ -22,12 +24,14 @@ export class UserResolver {
   }
 
   @Authorized()
+  @InGroup('users')
   @Query(() => User)
   async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.get(ctx, id);
   }
 
   @Authorized()
+  @InGroup('users')
   @Mutation(() => User, { description: 'Admins only.' })
   createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.create(ctx, input);

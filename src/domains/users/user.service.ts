@@ -1,7 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
-import { NotFoundError, ValidationError } from '../../errors/app-error';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
@@ -88,12 +88,16 @@ export class UserService {
   }
 
   /**
-   * Admin only. Validates everything before writing; duplicate e-mail or phone is 409. A user
+   * Admins and API keys (not for administrators). Validates everything before writing; duplicate e-mail or phone is 409. A user
    * with an e-mail address is sent an invite link to choose their own password.
    */
   async create(ctx: RequestContext, input: CreateUserInput): Promise<User> {
-    ctx.requireAdmin();
+    const principal = ctx.requireAdmin();
     const userType = rules.oneOf('userType', input.userType, USER_TYPES);
+    if (principal.kind === 'apiKey' && userType === UserType.ADMIN) {
+      // A leaked key must not be able to mint an administrator (who could then issue keys).
+      throw new ForbiddenError('API keys cannot create administrators; an administrator must do it signed in');
+    }
     const data = {
       firstName: rules.requiredText('firstName', input.firstName, 100),
       lastName: rules.requiredText('lastName', input.lastName, 100),

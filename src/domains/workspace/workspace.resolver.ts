@@ -3,20 +3,24 @@ import type { GraphqlContext } from '../../graphql/context';
 import { Organization } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
 import { WorkspaceConfigInput } from './workspace.types';
+import { InGroup } from '../../graphql/route-group';
 
 @Authorized()
 @Resolver()
 export class WorkspaceResolver {
+  @InGroup('workspace')
   @Query(() => Organization, { description: 'The caller’s workspace.' })
   workspace(@Ctx() { ctx, services }: GraphqlContext): Promise<Organization> {
     return services.workspace.organization(ctx);
   }
 
+  @InGroup('workspace')
   @Query(() => WorkspaceConfig, { description: 'Settings and branding of the caller’s workspace.' })
   workspaceConfig(@Ctx() { ctx, services }: GraphqlContext): Promise<WorkspaceConfig> {
     return services.workspace.config(ctx);
   }
 
+  @InGroup('workspace')
   @Mutation(() => WorkspaceConfig, { description: 'Admins only.' })
   updateWorkspaceConfig(
     @Arg('input', () => WorkspaceConfigInput) input: WorkspaceConfigInput,

@@ -40,9 +40,9 @@ export class WorkspaceService {
     return { config, organization };
   }
 
-  /** Admin only. Validates every given field first, so a bad one changes nothing. */
+  /** Admin session only (API keys are refused). Validates every given field first, so a bad one changes nothing. */
   async updateConfig(ctx: RequestContext, input: WorkspaceConfigInput): Promise<WorkspaceConfig> {
-    ctx.requireAdmin();
+    ctx.requireAdminSession();
     const changes: Partial<WorkspaceConfig> = {};
     if (input.logo !== undefined) changes.logo = input.logo === null || input.logo.trim() === '' ? null : rules.httpUrl('logo', input.logo);
     if (input.primaryColor != null) changes.primaryColor = rules.hexColour('primaryColor', input.primaryColor);

@@ -1,0 +1,38 @@
+/**
+ * Route groups: the first path segment after /api/v1 (`/orders/7/status` → `orders`). API key
+ * scopes and the key refusals are stated in groups; GraphQL root fields name the group they
+ * belong to (see graphql/route-group.ts), so both doors apply the same rules.
+ */
+
+/** Groups an API key may be confined to with a resource token. */
+export const RESOURCE_GROUPS = ['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'reports', 'workspace'] as const;
+
+/** Groups closed to API keys whatever their scopes (403): sign-in, administration and user-facing apps. */
+export const KEY_REFUSED_GROUPS = [
+  'auth',
+  'signup',
+  'developer',
+  'billing',
+  'platform',
+  'super-admin',
+  'portal',
+  'driver-app',
+  'support',
+] as const;
+
+export type ResourceGroup = (typeof RESOURCE_GROUPS)[number];
+export type RouteGroup = ResourceGroup | (typeof KEY_REFUSED_GROUPS)[number];
+
+const API_PREFIX = '/api/v1/';
+
+/** The group of a REST path (query string ignored), or null outside /api/v1. */
+export function routeGroupOf(url: string): string | null {
+  const path = url.split('?')[0];
+  if (!path.startsWith(API_PREFIX)) return null;
+  return decodeURIComponent(path.slice(API_PREFIX.length).split('/')[0]).toLowerCase();
+}
+
+/** Whether API keys are refused on this group whatever their scopes. */
+export function isKeyRefusedGroup(group: string): boolean {
+  return (KEY_REFUSED_GROUPS as readonly string[]).includes(group);
+}
