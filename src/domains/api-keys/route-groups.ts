@@ -29,7 +29,12 @@ const API_PREFIX = '/api/v1/';
 export function routeGroupOf(url: string): string | null {
   const path = url.split('?')[0];
   if (!path.startsWith(API_PREFIX)) return null;
-  return decodeURIComponent(path.slice(API_PREFIX.length).split('/')[0]).toLowerCase();
+  const segment = path.slice(API_PREFIX.length).split('/')[0];
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase(); // malformed escapes: no route matches it anyway
+  }
 }
 
 /** Whether API keys are refused on this group whatever their scopes. */

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { assertKeyMayReach, isReadMethod, normalizeScopes, parseScopes, SCOPE_TOKENS } from '../../src/domains/api-keys/api-key-scopes';
+import { KEY_REFUSED_GROUPS, RESOURCE_GROUPS, routeGroupOf } from '../../src/domains/api-keys/route-groups';
+import { AppError } from '../../src/errors/app-error';
+
+/** The status and message `work` fails with, or null when it passes. */
+function refusal(work: () => void): { status: number; message: string } | null {
+  try {
+    work();
+    return null;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { status: err.status, message: err.message };
+  }
+}
+
+describe('API key scopes', () => {
+  it.each([
+    [undefined, 'read'],
+    [null, 'read'],
+    ['read', 'read'],
+    ['write', 'read,write'],
+    ['*', 'read,write'],
+    ['READ, Write', 'read,write'],
+    ['orders', 'read,orders'],
+    ['workspace,orders,write,orders', 'read,write,orders,workspace'],
+    [' users , products ', 'read,users,products'],
+    ['*,exports,reports,dashboard,masters', 'read,write,masters,dashboard,exports,reports'],
+  ])('normalizes %j to %j', (given, canonical) => {
+    expect(normalizeScopes('scopes', given)).toBe(canonical);
+  });
+
+  it.each([
+    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace'],
+    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace'],
+    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace'],
+    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace'],
+    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace'],
+  ])('refuses %j with 400', (given, message) => {
+    expect(refusal(() => normalizeScopes('scopes', given))).toEqual({ status: 400, message });
+  });
+
+  it('lists every action and resource token', () => {
+    expect(SCOPE_TOKENS).toEqual(['read', 'write', '*', ...RESOURCE_GROUPS]);
+    expect(RESOURCE_GROUPS).toEqual(expect.arrayContaining(['orders', 'users', 'products', 'dashboard', 'exports', 'workspace', 'masters']));
+  });
+
+  it('parses stored scopes', () => {
+    expect(parseScopes('read')).toEqual({ write: false, groups: null });
+    expect(parseScopes('read,write,orders,users')).toEqual({ write: true, groups: new Set(['orders', 'users']) });
+  });
+
+  it('read covers GET, HEAD and OPTIONS only', () => {
+    expect(['GET', 'HEAD', 'OPTIONS'].every(isReadMethod)).toBe(true);
+    expect(['POST', 'PUT', 'PATCH', 'DELETE'].some(isReadMethod)).toBe(false);
+  });
+
+  describe('assertKeyMayReach', () => {
+    const everything = parseScopes('read,write');
+    it.each(KEY_REFUSED_GROUPS)('refuses /%s to every key', (group) => {
+      expect(refusal(() => assertKeyMayReach(everything, group, 'read'))).toEqual({
+        status: 403,
+        message: `API keys are not accepted on /${group}: sign in with a session token`,
+      });
+    });
+
+    it('applies the action, then the confinement', () => {
+      const readOrders = parseScopes('read,orders');
+      expect(refusal(() => assertKeyMayReach(readOrders, 'orders', 'read'))).toBeNull();
+      expect(refusal(() => assertKeyMayReach(readOrders, 'orders', 'write'))?.message).toBe('This API key is read-only: the write scope is required');
+      expect(refusal(() => assertKeyMayReach(readOrders, 'users', 'read'))?.message).toBe('This API key is not scoped for users: its scopes allow orders');
+      expect(refusal(() => assertKeyMayReach(everything, 'imports', 'write'))).toBeNull(); // unconfined keys reach any open group
+      expect(refusal(() => assertKeyMayReach(parseScopes('read,write,orders'), 'imports', 'read'))?.status).toBe(403);
+    });
+  });
+
+  it('takes the route group from the first segment after /api/v1', () => {
+    expect(routeGroupOf('/api/v1/orders/7/status?x=1')).toBe('orders');
+    expect(routeGroupOf('/api/v1/Developer/api-keys')).toBe('developer');
+    expect(routeGroupOf('/api/v1/%61uth/me')).toBe('auth');
+    expect(routeGroupOf('/api/v1/%E0%A4%A/x')).toBe('%e0%a4%a');
+    expect(routeGroupOf('/graphql')).toBeNull();
+  });
+});
