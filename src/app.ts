@@ -63,6 +63,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
   });
 
+  // Outside /api/v1 (e.g. PUT /graphql, /api/v2/...): the same error envelope as everywhere else.
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send(errorBody(404, `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
+  );
   await app.register(apiDocsPlugin);
   await app.register(async (api) => {
     // A JSON API: every body that is not JSON is refused with 415.
