@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import { contextPlugin } from './context/context.plugin';
 import { registerLimits } from './context/rate-limits';
 import { requestLogSerializer } from './context/request-log';
 import { isDatabaseReady } from './db/orm';
+import { AppError } from './errors/app-error';
 import { answerFor } from './errors/error-response';
 import { graphqlPlugin } from './graphql/graphql.plugin';
 import { createValidatorCompiler } from './shared/validator-compiler';
@@ -52,6 +53,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    // A URL Fastify cannot decode never reaches a route or hook: answer it in the envelope too.
+    // (The only framework error this app can meet: no route has an async constraint.)
+    frameworkErrors: (_err, _request, reply) => {
+      void (reply as FastifyReply).code(400).send(errorBody(400, 'Malformed request URL'));
+    },
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.decorate('services', createServices({ ...deps, log: app.log }));
@@ -63,10 +69,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
   });
 
-  // Outside /api/v1 (e.g. PUT /graphql, /api/v2/...): the same error envelope as everywhere else.
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).send(errorBody(404, `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
-  );
   await app.register(apiDocsPlugin);
   await app.register(async (api) => {
     // A JSON API: every body that is not JSON is refused with 415.
@@ -74,13 +76,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     api.setErrorHandler((err, request, reply) => {
       const answer = answerFor(err);
       if (answer.status >= 500) request.log.error({ err }, 'request failed');
-      if (request.url.startsWith('/graphql')) {
+      if (request.routeOptions.url === '/graphql') {
         return reply.code(answer.status).send({ errors: [{ message: answer.message, extensions: { code: answer.code } }] });
       }
       return reply.code(answer.status).send(errorBody(answer.status, answer.message));
     });
     const limits = await registerLimits(api, { config: deps.config, redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });
     await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions, apiKeys: app.services.apiKeyAuthenticator, limits });
+    // Unknown paths outside /api/v1 (PUT /graphql, /api/v2/...) pass the same hook and answer 404 in the envelope.
+    api.setNotFoundHandler(async (request) => {
+      throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
+    });
     await api.register(restShim, { prefix: '/api/v1', limits });
     await api.register(graphqlPlugin, { services: app.services, limits });
   });

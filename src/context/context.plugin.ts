@@ -82,7 +82,7 @@ export const contextPlugin = fp(
         refusal = err;
       }
       const caller = callerKey(principal, request.ip);
-      const group = routeGroupOf(request.url);
+      const group = routeGroupOf(request);
       await opts.limits.spend(request, reply, 'general', caller);
       const groupBudget = group && GROUP_BUDGETS[group];
       if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);

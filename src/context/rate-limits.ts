@@ -14,6 +14,8 @@ export interface Window {
 }
 
 const MINUTE = 60_000;
+/** Keys each in-process limiter remembers (without Redis). */
+export const IN_PROCESS_KEYS = 100_000;
 const HOUR = 60 * MINUTE;
 
 /** The budgets of the interface's Limits table; each is spent in every one of its windows. */
@@ -118,20 +120,22 @@ export async function registerLimits(
   app: FastifyInstance,
   opts: { config: Pick<Config, 'rateLimit'>; redis?: Redis; namespace: string },
 ): Promise<Limits> {
-  await app.register(rateLimit, {
-    global: false,
-    redis: opts.redis,
-    nameSpace: `${opts.namespace}:rl:`,
-    // Without Redis the in-process store keeps this many keys (least recently used go first);
-    // the default 5,000 would let a flood of made-up accounts evict a real account's count.
-    cache: 100_000,
-  });
+  await app.register(rateLimit, { global: false, redis: opts.redis, nameSpace: `${opts.namespace}:rl:` });
   // @fastify/rate-limit derives keys from the request alone: the key of each call travels
   // beside the request, read synchronously when the check starts.
   const callKeys = new WeakMap<FastifyRequest, string>();
   const checkersOf = (name: string, windows: Window[]) =>
     windows.map((window, i) => {
-      const check = app.createRateLimit({ ...window, keyGenerator: (request) => `${name}:${i}:${callKeys.get(request)}` });
+      // `cache` is honoured by createRateLimit though its typings omit it.
+      const options: Parameters<typeof app.createRateLimit>[0] & { cache: number } = {
+        ...window,
+        keyGenerator: (request) => `${name}:${i}:${callKeys.get(request)}`,
+        // Each limiter has its own in-process store (without Redis) holding this many keys, least
+        // recently used first out: the default 5,000 would let a flood of made-up accounts or
+        // addresses evict a real one's count.
+        cache: IN_PROCESS_KEYS,
+      };
+      const check = app.createRateLimit(options);
       return async (request: FastifyRequest, key: string, increment: boolean): Promise<WindowState> => {
         callKeys.set(request, key);
         const result = await check(request, { increment });

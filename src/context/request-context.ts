@@ -65,9 +65,10 @@ export class RequestContext {
 
   /**
    * Administrators pass, and so do API keys: an administrator issued the key, and its scopes
-   * (checked before any service runs) bound what it reaches.
+   * (checked before any service runs) bound what it reaches. Use `requireAdminSession` for what
+   * keys must not do.
    */
-  requireAdmin(): Principal {
+  requireAdminOrKey(): Principal {
     const principal = this.requirePrincipal();
     if (principal.kind === 'apiKey') return principal;
     return this.requireAdminSession();

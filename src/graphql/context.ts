@@ -13,10 +13,10 @@ export interface GraphqlContext {
   log: FastifyBaseLogger;
   /**
    * Spends one request of a budget beyond the general one (429 when spent): sign-in budgets are
-   * keyed on the account (`accountKey`), signup on the client address, the others on the caller.
+   * keyed on the account (`accountKey`), signup on the client address.
    */
   spend(budget: 'signIn', account: string): Promise<void>;
-  spend(budget: 'signup' | 'exports' | 'reports'): Promise<void>;
+  spend(budget: 'signup'): Promise<void>;
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
@@ -26,7 +26,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     services,
     loaders: createLoaders(request.ctx.em),
     log: request.log,
-    spend: (budget: 'signIn' | 'signup' | 'exports' | 'reports', account?: string) =>
+    spend: (budget: 'signIn' | 'signup', account?: string) =>
       limits.spend(request, reply, budget, budgetKey(request, budget, account)),
   };
 }

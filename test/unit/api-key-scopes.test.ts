@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertKeyMayReach, isReadMethod, normalizeScopes, parseScopes, SCOPE_TOKENS } from '../../src/domains/api-keys/api-key-scopes';
-import { KEY_REFUSED_GROUPS, RESOURCE_GROUPS, routeGroupOf } from '../../src/domains/api-keys/route-groups';
+import { groupOfPath, KEY_REFUSED_GROUPS, RESOURCE_GROUPS, routeGroupOf } from '../../src/domains/api-keys/route-groups';
 import { AppError } from '../../src/errors/app-error';
 
 /** The status and message `work` fails with, or null when it passes. */
@@ -50,9 +50,9 @@ describe('API key scopes', () => {
     expect(parseScopes('read,write,orders,users')).toEqual({ write: true, groups: new Set(['orders', 'users']) });
   });
 
-  it('read covers GET, HEAD and OPTIONS only', () => {
-    expect(['GET', 'HEAD', 'OPTIONS'].every(isReadMethod)).toBe(true);
-    expect(['POST', 'PUT', 'PATCH', 'DELETE'].some(isReadMethod)).toBe(false);
+  it('read covers GET and HEAD only', () => {
+    expect(['GET', 'HEAD'].every(isReadMethod)).toBe(true);
+    expect(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].some(isReadMethod)).toBe(false);
   });
 
   describe('assertKeyMayReach', () => {
@@ -75,10 +75,18 @@ describe('API key scopes', () => {
   });
 
   it('takes the route group from the first segment after /api/v1', () => {
-    expect(routeGroupOf('/api/v1/orders/7/status?x=1')).toBe('orders');
-    expect(routeGroupOf('/api/v1/Developer/api-keys')).toBe('developer');
-    expect(routeGroupOf('/api/v1/%61uth/me')).toBe('auth');
-    expect(routeGroupOf('/api/v1/%E0%A4%A/x')).toBe('%e0%a4%a');
-    expect(routeGroupOf('/graphql')).toBeNull();
+    expect(groupOfPath('/api/v1/orders/7/status')).toBe('orders');
+    expect(groupOfPath('/api/v1/Developer/api-keys')).toBe('developer');
+    expect(groupOfPath('/api/v1/%61uth/me')).toBe('auth');
+    expect(groupOfPath('/api/v1/%E0%A4%A/x')).toBe('%e0%a4%a');
+    expect(groupOfPath('/graphql')).toBeNull();
+  });
+
+  it('reads the group of the route that matched, else of the URL path in any request-target form', () => {
+    const unmatched = (url: string) => ({ url, routeOptions: {} });
+    expect(routeGroupOf({ url: 'http://evil.test/api/v1/users', routeOptions: { url: '/api/v1/users' } })).toBe('users');
+    expect(routeGroupOf(unmatched('http://evil.test/api/v1/developer/x?y=1'))).toBe('developer');
+    expect(routeGroupOf(unmatched('/api/v1/billing/plans?x=1'))).toBe('billing');
+    expect(routeGroupOf({ url: '/graphql', routeOptions: { url: '/graphql' } })).toBeNull();
   });
 });

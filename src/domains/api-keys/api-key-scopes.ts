@@ -16,34 +16,38 @@ const ACTION_TOKENS = ['read', 'write', '*'];
 /** Every token a scopes string may hold, for messages and docs. */
 export const SCOPE_TOKENS: readonly string[] = [...ACTION_TOKENS, ...RESOURCE_GROUPS];
 
+/** What a list of known tokens allows. */
+function scopesOf(tokens: readonly string[]): KeyScopes {
+  const groups = RESOURCE_GROUPS.filter((g) => tokens.includes(g));
+  return { write: tokens.includes('write') || tokens.includes('*'), groups: groups.length > 0 ? new Set(groups) : null };
+}
+
 /**
  * Checks a comma-separated scopes string and returns its canonical spelling: tokens lower-cased,
- * `*` spelt `read,write`, duplicates dropped, actions first. Unknown or empty tokens are a 400.
+ * `*` spelt `read,write`, duplicates dropped, actions first, groups in RESOURCE_GROUPS order.
+ * Unknown or empty tokens are a 400.
  */
 export function normalizeScopes(field: string, value: string | null | undefined): string {
   if (value == null) return DEFAULT_SCOPES;
-  const tokens = value.split(',').map((t) => t.trim().toLowerCase());
   if (value.trim() === '') throw new ValidationError(field, `must name at least one scope: ${SCOPE_TOKENS.join(', ')}`);
+  const tokens = value.split(',').map((t) => t.trim().toLowerCase());
   const unknown = tokens.find((t) => !SCOPE_TOKENS.includes(t));
   if (unknown !== undefined) {
     const shown = unknown === '' ? 'an empty token' : `unknown token "${unknown.slice(0, 40)}"`;
     throw new ValidationError(field, `has ${shown}; allowed: ${SCOPE_TOKENS.join(', ')}`);
   }
-  const write = tokens.includes('write') || tokens.includes('*');
-  const groups = RESOURCE_GROUPS.filter((g) => tokens.includes(g));
-  return [...(write ? ['read', 'write'] : ['read']), ...groups].join(',');
+  const { write, groups } = scopesOf(tokens);
+  return [...(write ? ['read', 'write'] : ['read']), ...(groups ?? [])].join(',');
 }
 
-/** Reads a stored (canonical) scopes string. */
+/** What a stored (canonical) scopes string allows. */
 export function parseScopes(scopes: string): KeyScopes {
-  const tokens = scopes.split(',');
-  const groups = RESOURCE_GROUPS.filter((g) => tokens.includes(g));
-  return { write: tokens.includes('write') || tokens.includes('*'), groups: groups.length > 0 ? new Set(groups) : null };
+  return scopesOf(scopes.split(','));
 }
 
-/** `read` covers what only reads: GET and HEAD (OPTIONS too, which reads nothing). */
+/** `read` permits GET and HEAD; every other method needs `write`. */
 export function isReadMethod(method: string): boolean {
-  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+  return method === 'GET' || method === 'HEAD';
 }
 
 /**

@@ -25,9 +25,17 @@ export type RouteGroup = ResourceGroup | (typeof KEY_REFUSED_GROUPS)[number];
 
 const API_PREFIX = '/api/v1/';
 
-/** The group of a REST path (query string ignored), or null outside /api/v1. */
-export function routeGroupOf(url: string): string | null {
-  const path = url.split('?')[0];
+/**
+ * The group of a request: from the route that matched (its pattern is what runs), else from the
+ * path of the URL — origin-form or absolute-form (`GET http://host/api/v1/...`) alike. Null
+ * outside /api/v1 (GraphQL is checked per operation).
+ */
+export function routeGroupOf(request: { url: string; routeOptions: { url?: string } }): string | null {
+  return groupOfPath(request.routeOptions.url ?? new URL(request.url, 'http://localhost').pathname);
+}
+
+/** The group of a path: its first segment after /api/v1, decoded and lower-cased. */
+export function groupOfPath(path: string): string | null {
   if (!path.startsWith(API_PREFIX)) return null;
   const segment = path.slice(API_PREFIX.length).split('/')[0];
   try {

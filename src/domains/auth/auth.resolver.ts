@@ -2,11 +2,11 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
 import type { GraphqlContext } from '../../graphql/context';
+import { InGroup } from '../../graphql/route-group';
 import { User } from '../users/user.entity';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';
-import { InGroup } from '../../graphql/route-group';
 
 /** The GraphQL shape of a sign-in. */
 export function signInPayload({ token, user, organization, modules }: SignInResult): SignInPayload {

@@ -2,10 +2,10 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
+import { InGroup } from '../../graphql/route-group';
 import { signInPayload } from './auth.resolver';
 import { SignInPayload } from './auth.types';
 import { Passkey } from './passkey.entity';
-import { InGroup } from '../../graphql/route-group';
 
 /** Passkeys over the same service as REST; WebAuthn options and responses travel as JSON objects. */
 @Resolver()

@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
 import type { GraphqlContext } from '../../graphql/context';
+import { InGroup } from '../../graphql/route-group';
 import { signInPayload } from './auth.resolver';
 import { CodeSentPayload, DesktopCodePayload, SignInPayload } from './auth.types';
 import { LinkPurpose } from './link-purpose';
-import { InGroup } from '../../graphql/route-group';
 
 /** SMS codes, magic links, set-password links and the desktop hand-off, over the same services as REST. */
 @Resolver()

@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { GraphqlContext } from '../../graphql/context';
 import { related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
 import type { MasterEntity, MasterKindName } from './master-kinds';
 import { MasterListArgs, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
@@ -9,7 +10,6 @@ import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
 import { Town } from './town.entity';
-import { InGroup } from '../../graphql/route-group';
 
 /**
  * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,

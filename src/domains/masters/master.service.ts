@@ -41,7 +41,7 @@ export class MasterService {
 
   /** Admin only; a duplicate name is 409. */
   async create(ctx: RequestContext, kindName: MasterKindName, input: MasterInput): Promise<MasterEntity> {
-    ctx.requireAdmin();
+    ctx.requireAdminOrKey();
     const kind = this.kind(kindName);
     const data = {
       name: rules.requiredText('name', input.name, 120),
@@ -56,7 +56,7 @@ export class MasterService {
 
   /** Admin only; omitted fields stay as they are. */
   async update(ctx: RequestContext, kindName: MasterKindName, id: number, input: MasterInput): Promise<MasterEntity> {
-    ctx.requireAdmin();
+    ctx.requireAdminOrKey();
     const kind = this.kind(kindName);
     const record = await this.get(ctx, kindName, id);
     const data = {

@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { GraphqlContext } from '../../graphql/context';
 import { related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { InGroup } from '../../graphql/route-group';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
@@ -11,7 +12,6 @@ import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order, OrderStatus } from './order.entity';
 import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
-import { InGroup } from '../../graphql/route-group';
 
 const OrderPage = PageOf(Order, 'Order');
 

@@ -3,11 +3,11 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { GraphqlContext } from '../../graphql/context';
 import { related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { InGroup } from '../../graphql/route-group';
 import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { CreateProductInput, ProductListArgs } from './product.types';
-import { InGroup } from '../../graphql/route-group';
 
 const ProductPage = PageOf(Product, 'Product');
 

@@ -71,7 +71,7 @@ export class ProductService {
 
   /** Admin only. The class must be one of the workspace's; SKU codes are unique in the workspace (409). */
   async create(ctx: RequestContext, input: CreateProductInput): Promise<Product> {
-    ctx.requireAdmin();
+    ctx.requireAdminOrKey();
     const data = {
       name: rules.requiredText('productName', input.productName, 200),
       hsn: this.hsn(input.productHsn),

@@ -2,12 +2,12 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { GraphqlContext } from '../../graphql/context';
 import { related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { InGroup } from '../../graphql/route-group';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 import { CreateUserInput, UserListArgs } from './user.types';
-import { InGroup } from '../../graphql/route-group';
 
 const UserPage = PageOf(User, 'User');
 

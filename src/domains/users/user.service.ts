@@ -92,7 +92,7 @@ export class UserService {
    * with an e-mail address is sent an invite link to choose their own password.
    */
   async create(ctx: RequestContext, input: CreateUserInput): Promise<User> {
-    const principal = ctx.requireAdmin();
+    const principal = ctx.requireAdminOrKey();
     const userType = rules.oneOf('userType', input.userType, USER_TYPES);
     if (principal.kind === 'apiKey' && userType === UserType.ADMIN) {
       // A leaked key must not be able to mint an administrator (who could then issue keys).

@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
+import { InGroup } from '../../graphql/route-group';
 import { Organization } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
 import { WorkspaceConfigInput } from './workspace.types';
-import { InGroup } from '../../graphql/route-group';
 
 @Authorized()
 @Resolver()
