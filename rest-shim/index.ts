@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
+import { webhookRoutes } from './routes/webhooks.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
 import { masterRoutes } from './routes/masters.routes';
@@ -23,7 +24,7 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
     await app.register(routes, { limits: opts.limits });
   }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes]) {
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes]) {
     await app.register(routes);
   }
 }

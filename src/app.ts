@@ -13,6 +13,7 @@ import { answerFor } from './errors/error-response';
 import { graphqlPlugin } from './graphql/graphql.plugin';
 import { createValidatorCompiler } from './shared/validator-compiler';
 import type { Secrets } from './secrets';
+import type { HostResolver } from './domains/webhooks/target-guard';
 import { createServices, type Services } from './services';
 import { restShim } from '../rest-shim';
 import { errorBody } from '../rest-shim/envelope';
@@ -37,6 +38,8 @@ export interface AppDependencies {
   fetch?: typeof fetch;
   /** Log destination (tests capture lines here); standard output when absent. */
   logStream?: { write(line: string): void };
+  /** Resolves webhook target host names (the system resolver when absent); tests substitute it. */
+  resolveHost?: HostResolver;
   /** How long a looked-up API key is trusted (default KEY_CACHE_TTL_MS); tests shorten it. */
   apiKeyCacheTtlMs?: number;
   /** No logging at all (tests that do not look at logs). */

@@ -9,6 +9,8 @@ import type { Config } from './config';
 import { embeddedDatabaseOf, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres';
 import { migrate, openOrm } from './db/orm';
 import { loadSecrets } from './secrets';
+import { DeliveryEngine } from './domains/webhooks/delivery-engine';
+import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
 
 /** Which parts of the service this process runs. */
 export interface Roles {
@@ -62,7 +64,8 @@ export async function startRuntime(config: Config, roles: Roles, say: (line: str
       say(`API docs:   ${address}/docs (OpenAPI at ${address}/api/v1/openapi.json)`);
     }
     if (roles.worker) {
-      worker = await startWorker({ connectionString: database.url });
+      const engine = new DeliveryEngine(deliveryDepsOf(config, loadSecrets(config)));
+      worker = await startWorker({ connectionString: database.url, deps: { webhooks: engine } });
       say('Job worker: running');
     }
   } catch (err) {

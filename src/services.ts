@@ -1,6 +1,10 @@
 import type { AppDependencies } from './app';
 import { ApiKeyAuthenticator } from './domains/api-keys/api-key-authenticator';
 import { ApiKeyService } from './domains/api-keys/api-key.service';
+import { DeliveryEngine } from './domains/webhooks/delivery-engine';
+import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
+import { WebhookEvents } from './domains/webhooks/webhook-events-outbox';
+import { WebhookService } from './domains/webhooks/webhook.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -21,7 +25,7 @@ import { createMessenger } from './messaging/messenger';
 import { BackgroundTasks, type FailureLog } from './shared/background-tasks';
 
 /** One instance of each domain service, shared by the REST shim and the GraphQL resolvers. */
-export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch' | 'apiKeyCacheTtlMs'> & { log: FailureLog }) {
+export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch' | 'apiKeyCacheTtlMs' | 'resolveHost'> & { log: FailureLog }) {
   const { config, secrets } = deps;
   const fetchImpl = deps.fetch ?? fetch;
   const sessions = new SessionService(secrets.jwtSecret);
@@ -31,6 +35,8 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
   const background = new BackgroundTasks(deps.log);
   const links = new LinkAuthService(codes, messenger, background, signIns, config.publicAppUrl);
   const apiKeyAuthenticator = new ApiKeyAuthenticator(background, deps.apiKeyCacheTtlMs);
+  const events = new WebhookEvents(config.webhook.maxAttempts);
+  const deliveryDeps = deliveryDepsOf(config, secrets, deps.resolveHost);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
     /** Deliveries in flight; shutdown waits for them. */
@@ -41,14 +47,15 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     linkAuth: links,
     desktopHandoff: new DesktopHandoffService(codes, signIns),
     passkeys: new PasskeyService(relyingParty, new SignedChallenges(secrets.deriveKey('webauthn-challenge')), secrets.deriveKey('webauthn-user-handle'), signIns),
-    signup: new SignupService(sessions),
+    signup: new SignupService(sessions, events),
     workspace: new WorkspaceService(),
-    users: new UserService(links),
+    users: new UserService(links, events),
     masters: new MasterService(),
     products: new ProductService(),
-    orders: new OrderService(secrets.hashKey),
+    orders: new OrderService(secrets.hashKey, events),
     apiKeyAuthenticator,
     apiKeys: new ApiKeyService(apiKeyAuthenticator, messenger, background),
+    webhooks: new WebhookService(deliveryDeps, new DeliveryEngine(deliveryDeps)),
   };
 }
 

@@ -1,5 +1,7 @@
 import { TenantCounter } from './tenant-counter.entity';
 import { ApiKey } from '../domains/api-keys/api-key.entity';
+import { WebhookDelivery } from '../domains/webhooks/webhook-delivery.entity';
+import { WebhookEndpoint } from '../domains/webhooks/webhook-endpoint.entity';
 import { Passkey } from '../domains/auth/passkey.entity';
 import { SignInCode } from '../domains/auth/sign-in-code.entity';
 import { SpentNonce } from '../domains/auth/spent-nonce.entity';
@@ -43,4 +45,6 @@ export const ENTITIES = [
   Passkey,
   SpentNonce,
   ApiKey,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import { ApiKeyResolver } from '../domains/api-keys/api-key.resolver';
+import { WebhookResolver } from '../domains/webhooks/webhook.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -30,6 +31,7 @@ export const RESOLVERS = [
   OrderResolver,
   OrderItemResolver,
   ApiKeyResolver,
+  WebhookResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -5,7 +5,12 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
+import type { Runner } from 'graphile-worker';
+import { startWorker } from '../../jobs/worker';
 import { buildApp } from '../../src/app';
+import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
+import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
+import type { HostResolver } from '../../src/domains/webhooks/target-guard';
 import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
 import { secretsFrom } from '../../src/secrets';
@@ -48,6 +53,11 @@ export interface TestApp {
   queries: QueryCounter;
   /** Every message in this app's own outbox directory, oldest first, once deliveries in flight have finished. */
   outbox(): Promise<OutboxMessage[]>;
+  /**
+   * Starts a graphile-worker runner in this process over the app's database, with the app's
+   * configuration and resolver (stopped by close()).
+   */
+  startWorker(): Promise<Runner>;
   /** Waits for background work (code and link deliveries) started so far. */
   settled(): Promise<void>;
   /**
@@ -82,6 +92,8 @@ export async function buildTestApp(
     sharedDatabase?: TestDatabase;
     /** In-process rate-limit counters even when REDIS_URL is set (tests that move the clock). */
     inProcessLimits?: boolean;
+    /** Resolves webhook target host names (the system resolver when absent). */
+    resolveHost?: HostResolver;
   } = {},
 ): Promise<TestApp> {
   const db = options.sharedDatabase ?? (await createTestDatabase());
@@ -112,12 +124,14 @@ export async function buildTestApp(
     redis,
     rateLimitNamespace: options.rateLimitNamespace ?? `test-${randomBytes(6).toString('hex')}`,
     apiKeyCacheTtlMs: options.apiKeyCacheTtlMs,
+    resolveHost: options.resolveHost,
     silent: !options.logStream,
     logStream: options.logStream,
     fetch: options.fetch,
   });
   await app.ready();
 
+  const workers: Runner[] = [];
   const request: TestApp['request'] = ({ token, apiKey, headers, ...options }) =>
     app.inject({
       ...options,
@@ -136,6 +150,12 @@ export async function buildTestApp(
     queries,
     request,
     settled: () => app.services.background.settled(),
+    async startWorker() {
+      const engine = new DeliveryEngine(deliveryDepsOf(config, secretsFrom(config.jwtSecret!), options.resolveHost));
+      const runner = await startWorker({ connectionString: db.url, concurrency: 4, deps: { webhooks: engine } });
+      workers.push(runner);
+      return runner;
+    },
     async outbox() {
       await app.services.background.settled();
       return readdirSync(config.outboxDir)
@@ -149,6 +169,7 @@ export async function buildTestApp(
       return { ...res.json(), statusCode: res.statusCode };
     },
     async close() {
+      for (const runner of workers) await runner.stop();
       await app.close();
       await orm.close();
       redis?.disconnect();

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Logger, quickAddJob, runMigrations, runOnce, type TimestampDigest } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRON_ITEMS, parsedCronItems } from '../../jobs/crontab';
-import { TASKS } from '../../jobs/tasks';
+import { createTasks } from '../../jobs/tasks';
+import { loadConfig } from '../../src/config';
+import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
+import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
+import { secretsFrom } from '../../src/secrets';
+
+const TASKS = createTasks({ webhooks: new DeliveryEngine(deliveryDepsOf(loadConfig({ NODE_ENV: 'test' }), secretsFrom('x'.repeat(32)))) });
 import { EXPIRED_CODE_RETENTION_DAYS } from '../../jobs/tasks/delete_expired_sign_in_codes';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, type Workspace } from '../helpers/fixtures';

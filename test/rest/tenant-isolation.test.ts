@@ -53,6 +53,13 @@ describe('tenant isolation', () => {
       routes: await make('routes', { route_name: `Route ${n}`, town_id: town }),
       'production-units': await make('production-units', { production_unit_name: `Unit ${n}` }),
     };
+    const hook = await t.request({
+      method: 'POST',
+      url: '/api/v1/developer/webhooks',
+      token: ws.token,
+      payload: { name: 'ERP', url: 'https://erp.example.test/hooks', events: ['order.created'] },
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
     const employee = await createUser(t, ws, UserType.EMPLOYEE);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
@@ -111,7 +118,8 @@ describe('tenant isolation', () => {
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Webhook targets resolve to a public address (nothing is delivered: no worker runs here).
+    t = await buildTestApp({}, { resolveHost: async () => [{ address: '93.184.216.34', family: 4 }] });
     A = await seed();
     B = await seed();
     await registerPasskey(A.ws.token);

@@ -7,6 +7,8 @@ import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagi
 import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
 import { isCustomer, requireStaff } from '../auth/permissions';
+import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
+import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
@@ -57,7 +59,10 @@ const LIST_POPULATE = ['customer', 'town', 'route', 'productionUnit'] as const;
 
 /** Orders of the caller's workspace and their status flow. */
 export class OrderService {
-  constructor(private readonly hashKey: Buffer) {}
+  constructor(
+    private readonly hashKey: Buffer,
+    private readonly events: WebhookEvents,
+  ) {}
 
   /** Newest first. Customers see only their own orders. */
   async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<Order>> {
@@ -138,6 +143,8 @@ export class OrderService {
       });
       for (const line of priced.lines) tx.create(OrderItem, { organizationId, order: created, ...line });
       tx.create(OrderStatusHistory, this.historyEntry(ctx, created, null, OrderStatus.INITIATED));
+      await tx.flush();
+      await this.events.emit(tx, organizationId, 'order.created', orderCreatedData(created));
       return created;
     });
     return { order, deliveryOtp };
@@ -151,7 +158,12 @@ export class OrderService {
       if (!order) throw new NotFoundError('Order', id);
       const from = order.status;
       order.status = assertTransition(order.orderCode, from, to);
-      tx.create(OrderStatusHistory, this.historyEntry(ctx, order, from, order.status));
+      const entry = tx.create(OrderStatusHistory, this.historyEntry(ctx, order, from, order.status));
+      if (order.status === OrderStatus.DELIVERED) {
+        await tx.flush();
+        await tx.populate(order, ['customer', 'productionUnit']);
+        await this.events.emit(tx, ctx.organizationId, 'order.delivered', orderDeliveredData(order, entry.changedAt));
+      }
       return order;
     });
   }

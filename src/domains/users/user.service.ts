@@ -8,6 +8,8 @@ import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
 import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
+import { userCreatedData } from '../webhooks/event-data';
+import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Organization } from '../workspace/organization.entity';
@@ -42,7 +44,10 @@ const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, Use
 
 /** Users of the caller's workspace. */
 export class UserService {
-  constructor(private readonly links: LinkAuthService) {}
+  constructor(
+    private readonly links: LinkAuthService,
+    private readonly events: WebhookEvents,
+  ) {}
 
   /** Staff only; newest first. */
   async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<User>> {
@@ -117,7 +122,10 @@ export class UserService {
 
     const user = await ctx.em.transactional(async (tx) => {
       await this.assertSeatAvailable(tx, ctx.organizationId);
-      return tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
+      const created = tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
+      await tx.flush();
+      await this.events.emit(tx, ctx.organizationId, 'user.created', userCreatedData(created));
+      return created;
     });
     this.links.invite(ctx, user);
     return user;

@@ -9,6 +9,8 @@ import { assertContactsUnused } from '../users/user-uniqueness';
 import { User, UserType } from '../users/user.entity';
 import { Organization, WorkspacePlan, WorkspaceStatus } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
+import { userCreatedData } from '../webhooks/event-data';
+import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
 
 /** Days a new workspace stays in trial. */
 export const TRIAL_DAYS = 14;
@@ -46,7 +48,10 @@ export function slugify(name: string): string {
 
 /** Self-service signup: creates a workspace, its default settings and roles, and its first admin. */
 export class SignupService {
-  constructor(private readonly sessions: SessionService) {}
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly events: WebhookEvents,
+  ) {}
 
   /** Validates, then creates everything in one transaction; duplicates of e-mail or phone are 409. */
   async register(em: EntityManager, input: SignupInput): Promise<SignupResult> {
@@ -86,6 +91,8 @@ export class SignupService {
         userType: UserType.ADMIN,
       });
       const token = await this.sessions.start(tx, user);
+      // A new workspace has no endpoints yet, so nobody receives this: emitted for one rule everywhere.
+      await this.events.emit(tx, organizationId, 'user.created', userCreatedData(user));
       return { token, user, role: roles[0], organization };
     });
   }

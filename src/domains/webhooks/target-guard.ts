@@ -1,0 +1,70 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { ValidationError } from '../../errors/app-error';
+
+/** One address a host name resolves to. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to every address it has (DNS, /etc/hosts); tests substitute it. */
+export type HostResolver = (host: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: HostResolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+/** Why a webhook target is refused. */
+export class UnsafeTargetError extends Error {}
+
+/**
+ * Syntax of a webhook URL: absolute HTTPS, a host, no user name or password. 400 naming `field`
+ * otherwise. Returns the parsed URL.
+ */
+export function parseWebhookUrl(field: string, value: string): URL {
+  const url = URL.canParse(value.trim()) ? new URL(value.trim()) : null;
+  if (!url) throw new ValidationError(field, 'must be an absolute https:// URL');
+  if (url.protocol !== 'https:') throw new ValidationError(field, 'must use https://');
+  if (url.username || url.password) throw new ValidationError(field, 'must not contain a user name or password');
+  if (!url.hostname) throw new ValidationError(field, 'must name a host');
+  return url;
+}
+
+/** Only global unicast addresses are public; IPv4-mapped IPv6 is judged as the IPv4 it carries. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+/** The host of a URL without IPv6 brackets. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Resolves the URL's host and checks every address is public (unless the host is listed in
+ * WEBHOOK_ALLOWED_PRIVATE_HOSTS). Returns the address to connect to, so the connection goes where
+ * the check looked, whatever DNS answers a moment later. Throws UnsafeTargetError.
+ */
+export async function vetTarget(url: URL, resolve: HostResolver, allowedPrivateHosts: readonly string[]): Promise<ResolvedAddress> {
+  const host = bareHost(url).toLowerCase();
+  let addresses: ResolvedAddress[];
+  if (ipaddr.isValid(host)) {
+    addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await resolve(host);
+    } catch {
+      throw new UnsafeTargetError(`host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`);
+  }
+  if (!allowedPrivateHosts.includes(host)) {
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused) throw new UnsafeTargetError(`host ${host} resolves to ${refused.address}, which is not a public address`);
+  }
+  // IPv4 first: a dual-stack name is reached the way most receivers listen.
+  return [...addresses].sort((a, b) => a.family - b.family)[0];
+}

@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newEventId } from './delivery-engine';
+import type { WebhookEventType } from './webhook-events';
+
+/**
+ * Records events for webhook delivery inside the caller's transaction: one delivery per endpoint
+ * that is active and subscribed at that moment, each with its graphile-worker job, written by the
+ * same statement as part of the same commit. A rolled-back change leaves no event behind; a
+ * committed one always has its deliveries queued.
+ */
+export class WebhookEvents {
+  constructor(private readonly maxAttempts: number) {}
+
+  /** Call with the EntityManager of the open transaction, after the change is flushed. */
+  async emit(tx: EntityManager, organizationId: number, type: WebhookEventType, data: object): Promise<void> {
+    await tx.execute(
+      `with queued as (
+         insert into webhook_delivery (organization_id, webhook_id, event_id, event_type, event_data, event_at, status, attempts, max_attempts)
+         select w.organization_id, w.id, ?, ?, ?::json, now(), 'pending', 0, ?
+           from webhook_endpoint w
+          where w.organization_id = ? and w.status = 1 and w.deleted_at is null and ? = any(string_to_array(w.events, ','))
+         returning id, organization_id)
+       select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', organization_id, 'deliveryId', id),
+              job_key := 'webhook-delivery-' || id)
+         from queued`,
+      [newEventId(), type, JSON.stringify(data), this.maxAttempts, organizationId, type],
+    );
+  }
+}

@@ -1,0 +1,75 @@
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { ResolvedAddress } from './target-guard';
+
+/** Bytes of a response body kept in the delivery record. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+/** The service's User-Agent on every delivery. */
+export const WEBHOOK_USER_AGENT = 'SalesDistribution-Webhooks/1.0 (+https://github.com/sales-distribution)';
+
+/** What one HTTP attempt came to. */
+export interface AttemptOutcome {
+  /** The HTTP status, or null when no answer came (timeout, connection or TLS failure). */
+  status: number | null;
+  /** The first RESPONSE_BODY_LIMIT bytes of the answer, as text. */
+  body: string | null;
+  durationMs: number;
+  /** Why the attempt failed without an answer, or why an answer counts as a failure. */
+  error: string | null;
+  retryAfter: string | undefined;
+}
+
+/**
+ * POSTs `body` to `url`, connecting only to the vetted address (TLS still checks the URL's host
+ * name). Never follows redirects. Gives up after `timeoutMs` for the whole exchange.
+ */
+export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const lookupPinned: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const request = https.request(url, {
+      method: 'POST',
+      lookup: lookupPinned,
+      agent: false,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+    });
+    const timer = setTimeout(() => {
+      finish({ status: null, body: null, error: `no answer within ${timeoutMs} ms`, retryAfter: undefined });
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (err) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined }));
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (kept < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+        kept += chunk.length;
+      });
+      response.on('error', (err) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined }));
+      response.on('end', () => {
+        const status = response.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        const retryAfter = response.headers['retry-after'];
+        const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
+        finish({ status, body: text, error, retryAfter });
+      });
+    });
+    request.end(body);
+  });
+}
+
+function describeFailure(err: Error & { code?: string }): string {
+  return err.code ? `${err.code}: ${err.message}` : err.message;
+}

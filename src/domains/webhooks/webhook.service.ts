@@ -1,0 +1,244 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../context/request-context';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { ActiveStatus } from '../../shared/active-status';
+import * as rules from '../../shared/rules';
+import { deliveryJobKey, envelope, newEventId, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
+import { parseWebhookUrl, UnsafeTargetError, vetTarget } from './target-guard';
+import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { DEFAULT_EVENTS, normalizeEvents, TEST_EVENT } from './webhook-events';
+import { newWebhookSecret } from './webhook-secret';
+
+export interface CreateWebhookInput {
+  name: string;
+  url: string;
+  events?: string | string[] | null;
+}
+
+export interface UpdateWebhookInput {
+  name?: string | null;
+  url?: string | null;
+  events?: string | string[] | null;
+  status?: number | null;
+}
+
+export interface DeliveryFilter {
+  webhookId?: number | null;
+  status?: string | null;
+  limit?: number | null;
+}
+
+/** What the test endpoint reports; a failed delivery is reported here, not as an error status. */
+export interface TestDeliveryResult {
+  delivered: boolean;
+  eventId: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** Delivery log page size: default and bounds. */
+export const DELIVERY_LIMIT = { default: 50, min: 1, max: 200 };
+
+/**
+ * Webhook endpoints of the caller's workspace and their delivery log, for administrators signed
+ * in with a session. Endpoint changes take effect on deliveries at once: pausing or deleting
+ * cancels what is queued, a new secret signs the very next attempt.
+ */
+export class WebhookService {
+  constructor(
+    private readonly deps: DeliveryDeps,
+    private readonly engine: DeliveryEngine,
+  ) {}
+
+  /** Endpoints (not deleted), newest first. */
+  async list(ctx: RequestContext): Promise<WebhookEndpoint[]> {
+    ctx.requireAdminSession();
+    return ctx.em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /** Validates everything (the target resolves to public addresses) before saving. Returns the secret once. */
+  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    ctx.requireAdminSession();
+    const name = rules.requiredText('name', input.name, 100);
+    const url = await this.checkedUrl(input.url);
+    const events = normalizeEvents('events', input.events ?? DEFAULT_EVENTS);
+    const secret = newWebhookSecret();
+    const endpoint = ctx.em.create(WebhookEndpoint, {
+      organizationId: ctx.organizationId,
+      name,
+      url,
+      events,
+      secretCiphertext: this.deps.secrets.seal(secret),
+    });
+    await ctx.em.flush();
+    return { endpoint, secret };
+  }
+
+  /** Omitted fields stay. Pausing cancels queued deliveries; resuming delivers new events only. */
+  async update(ctx: RequestContext, id: number, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+    ctx.requireAdminSession();
+    const endpoint = await this.find(ctx, id);
+    const changes: Partial<WebhookEndpoint> = {};
+    if (input.name != null) changes.name = rules.requiredText('name', input.name, 100);
+    if (input.url != null) changes.url = await this.checkedUrl(input.url);
+    if (input.events != null) changes.events = normalizeEvents('events', input.events);
+    if (input.status != null) changes.status = rules.oneOf('status', input.status, [ActiveStatus.ACTIVE, ActiveStatus.INACTIVE]);
+    await ctx.em.transactional(async (tx) => {
+      tx.assign(endpoint, changes);
+      await tx.flush();
+      if (endpoint.status === ActiveStatus.INACTIVE) await this.cancelQueued(tx, endpoint, 'cancelled: the endpoint was paused');
+    });
+    return endpoint;
+  }
+
+  /** Stops deliveries (queued ones are cancelled) and discards the secret; the delivery log stays. */
+  async remove(ctx: RequestContext, id: number): Promise<void> {
+    ctx.requireAdminSession();
+    const endpoint = await this.find(ctx, id);
+    await ctx.em.transactional(async (tx) => {
+      tx.assign(endpoint, { deletedAt: new Date(), secretCiphertext: null, status: ActiveStatus.INACTIVE });
+      await tx.flush();
+      await this.cancelQueued(tx, endpoint, 'cancelled: the endpoint was deleted');
+    });
+  }
+
+  /** A new secret, returned once; it signs every later attempt at once (no grace period). */
+  async rotateSecret(ctx: RequestContext, id: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    ctx.requireAdminSession();
+    const endpoint = await this.find(ctx, id);
+    const secret = newWebhookSecret();
+    endpoint.secretCiphertext = this.deps.secrets.seal(secret);
+    await ctx.em.flush();
+    return { endpoint, secret };
+  }
+
+  /**
+   * Sends a `webhook.test` event now, once, whatever the subscription or status, and reports the
+   * outcome. The attempt is kept in the delivery log (one attempt, never retried).
+   */
+  async test(ctx: RequestContext, id: number): Promise<TestDeliveryResult> {
+    ctx.requireAdminSession();
+    const endpoint = await this.find(ctx, id);
+    const eventId = newEventId();
+    const data = { webhook_id: endpoint.id, message: 'This is a test event; no action is needed.' };
+    const delivery = ctx.em.create(WebhookDelivery, {
+      organizationId: ctx.organizationId,
+      webhookId: endpoint.id,
+      eventId,
+      eventType: TEST_EVENT,
+      eventData: data,
+      eventAt: new Date(),
+      status: 'sending',
+      attempts: 1,
+      maxAttempts: 1,
+      lastAttemptAt: new Date(),
+    });
+    await ctx.em.flush();
+    const outcome = await this.engine.attempt({
+      deliveryId: delivery.id,
+      organizationId: ctx.organizationId,
+      webhookId: endpoint.id,
+      attempt: 1,
+      maxAttempts: 1,
+      url: endpoint.url,
+      secret: this.deps.secrets.open(endpoint.secretCiphertext!),
+      body: envelope(eventId, TEST_EVENT, delivery.eventAt, ctx.organizationId, data),
+      eventId,
+      eventType: TEST_EVENT,
+    });
+    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    ctx.em.assign(delivery, {
+      status: delivered ? 'sent' : 'dead',
+      sentAt: delivered ? new Date() : null,
+      responseStatus: outcome.status,
+      responseBody: outcome.body,
+      durationMs: outcome.durationMs,
+      lastError: outcome.error,
+    });
+    await ctx.em.flush();
+    return { delivered, eventId, responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
+  }
+
+  /** The delivery log, newest first, optionally of one endpoint and one status. */
+  async deliveries(ctx: RequestContext, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+    ctx.requireAdminSession();
+    const limit = filter.limit ?? DELIVERY_LIMIT.default;
+    if (!Number.isInteger(limit) || limit < DELIVERY_LIMIT.min || limit > DELIVERY_LIMIT.max) {
+      throw new ValidationError('limit', `must be a whole number from ${DELIVERY_LIMIT.min} to ${DELIVERY_LIMIT.max}`);
+    }
+    if (filter.status != null) rules.oneOf('status', filter.status as DeliveryStatus, ['pending', 'sending', 'sent', 'dead']);
+    return ctx.em.find(
+      WebhookDelivery,
+      {
+        ...(filter.webhookId != null ? { webhookId: filter.webhookId } : {}),
+        ...(filter.status != null ? { status: filter.status as DeliveryStatus } : {}),
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit },
+    );
+  }
+
+  /**
+   * Queues a new delivery of a dead delivery's event (same event id, attempts from 1) to its
+   * endpoint, which must still exist and be active.
+   */
+  async redeliver(ctx: RequestContext, deliveryId: number): Promise<WebhookDelivery> {
+    ctx.requireAdminSession();
+    const dead = await ctx.em.findOne(WebhookDelivery, { id: deliveryId });
+    if (!dead) throw new NotFoundError('Webhook delivery', deliveryId);
+    if (dead.status !== 'dead') throw new ConflictError(`Only dead deliveries can be redelivered; this one is ${dead.status}`);
+    if (dead.eventType === TEST_EVENT) throw new ConflictError('Test events are never redelivered; send a new test');
+    const endpoint = await ctx.em.findOne(WebhookEndpoint, { id: dead.webhookId, deletedAt: null });
+    if (!endpoint) throw new ConflictError('The endpoint of this delivery was deleted');
+    if (endpoint.status !== ActiveStatus.ACTIVE) throw new ConflictError('The endpoint is paused; resume it first');
+    return ctx.em.transactional(async (tx) => {
+      const again = tx.create(WebhookDelivery, {
+        organizationId: ctx.organizationId,
+        webhookId: dead.webhookId,
+        eventId: dead.eventId,
+        eventType: dead.eventType,
+        eventData: dead.eventData,
+        eventAt: dead.eventAt,
+        status: 'pending',
+        maxAttempts: this.deps.settings.maxAttempts,
+      });
+      await tx.flush();
+      await tx.execute(
+        `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', ?::int, 'deliveryId', ?::int), job_key := ?)`,
+        [ctx.organizationId, again.id, deliveryJobKey(again.id)],
+      );
+      return again;
+    });
+  }
+
+  private async find(ctx: RequestContext, id: number): Promise<WebhookEndpoint> {
+    const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, deletedAt: null });
+    if (!endpoint) throw new NotFoundError('Webhook', id);
+    return endpoint;
+  }
+
+  /** Syntax, then the public-address rule (400 naming `url`). */
+  private async checkedUrl(value: string): Promise<string> {
+    const url = parseWebhookUrl('url', rules.requiredText('url', value, 2048));
+    try {
+      await vetTarget(url, this.deps.resolve, this.deps.settings.allowedPrivateHosts);
+    } catch (err) {
+      if (err instanceof UnsafeTargetError) throw new ValidationError('url', `is refused: ${err.message}`);
+      throw err;
+    }
+    return url.toString();
+  }
+
+  /** Queued (pending) deliveries of the endpoint end as dead with `reason`, and their jobs go. */
+  private async cancelQueued(tx: EntityManager, endpoint: WebhookEndpoint, reason: string): Promise<void> {
+    await tx.execute(
+      `with cancelled as (
+         update webhook_delivery set status = 'dead', next_attempt_at = null, last_error = ?, updated_at = now()
+          where organization_id = ? and webhook_id = ? and status = 'pending'
+         returning id)
+       select graphile_worker.remove_job('webhook-delivery-' || id) from cancelled`,
+      [reason, endpoint.organizationId, endpoint.id],
+    );
+  }
+}
