@@ -22,8 +22,11 @@ export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 /** The graphile-worker job key of a delivery: at most one job per delivery is waiting. */
 export const deliveryJobKey = (deliveryId: number) => `webhook-delivery-${deliveryId}`;
 
-/** Slack beyond the attempt's timeout before another worker may take over a `sending` delivery. */
-const LEASE_SLACK_MS = 30_000;
+/**
+ * How long a `sending` delivery belongs to the worker that started the attempt: twice the
+ * attempt's timeout and 5 s more (25 s by default). After that another worker takes it over.
+ */
+export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 
 interface DeliveryRow {
   id: number;
@@ -134,19 +137,19 @@ export class DeliveryEngine {
       await this.finishDead(client, row.id, `attempt ${row.attempts} was interrupted and it was the last`);
       return null;
     }
-    const leaseMs = this.deps.settings.timeoutMs + LEASE_SLACK_MS;
+    const lease = leaseMs(this.deps.settings.timeoutMs);
     await client.query(
       `update webhook_delivery
           set status = 'sending', attempts = attempts + 1, last_attempt_at = now(), next_attempt_at = null,
               lease_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
         where id = $1`,
-      [row.id, leaseMs],
+      [row.id, lease],
     );
     // The watchdog: runs when the lease ends unless this attempt moves or removes it first.
     await client.query(
       `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', $2::int, 'deliveryId', $1::int),
               run_at := now() + make_interval(secs => $3::double precision / 1000), job_key := $4)`,
-      [row.id, row.organization_id, leaseMs, deliveryJobKey(row.id)],
+      [row.id, row.organization_id, lease, deliveryJobKey(row.id)],
     );
     return {
       deliveryId: row.id,
