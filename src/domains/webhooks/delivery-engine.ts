@@ -39,7 +39,8 @@ interface DeliveryRow {
   status: string;
   attempts: number;
   max_attempts: number;
-  lease_until: Date | null;
+  /** Whether a `sending` attempt's lease is still running (by the database's clock). */
+  leased: boolean;
   url: string;
   secret_ciphertext: string | null;
   endpoint_status: number;
@@ -120,7 +121,8 @@ export class DeliveryEngine {
   private async claim(client: SqlClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
     const { rows } = await client.query<DeliveryRow>(
       `select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.event_data, d.event_at, d.status,
-              d.attempts, d.max_attempts, d.lease_until, w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
+              d.attempts, d.max_attempts, coalesce(d.lease_until > now(), false) as leased,
+              w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
          from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
         where d.id = $1 and d.organization_id = $2
           for update of d`,
@@ -128,9 +130,10 @@ export class DeliveryEngine {
     );
     const row = rows[0];
     if (!row || row.status === 'sent' || row.status === 'dead') return null;
-    if (row.status === 'sending' && row.lease_until && new Date(row.lease_until) > new Date()) return null;
+    // Judged by the database's clock, the same clock that makes the watchdog job due.
+    if (row.status === 'sending' && row.leased) return null;
     if (row.deleted_at || row.endpoint_status !== 1 || !row.secret_ciphertext) {
-      await this.finishDead(client, row.id, row.deleted_at ? 'cancelled: the endpoint was deleted' : 'cancelled: the endpoint is paused');
+      await this.finishDead(client, row.id, row.deleted_at ? 'cancelled: the endpoint was deleted' : 'cancelled: the endpoint was paused');
       return null;
     }
     if (row.attempts >= row.max_attempts) {
@@ -166,14 +169,19 @@ export class DeliveryEngine {
   }
 
   private async record(client: SqlClient, claim: ClaimedAttempt, outcome: AttemptOutcome): Promise<void> {
-    const { rows } = await client.query<{ status: string }>('select status from webhook_delivery where id = $1 for update', [claim.deliveryId]);
-    const stillOurs = rows[0]?.status === 'sending';
+    const { rows } = await client.query<{ status: string; attempts: number }>(
+      'select status, attempts from webhook_delivery where id = $1 for update',
+      [claim.deliveryId],
+    );
+    // A worker that outlived its lease finds the delivery taken over (or finished): its result
+    // belongs to no current attempt, so it changes nothing.
+    if (rows[0]?.status !== 'sending' || rows[0].attempts !== claim.attempt) return;
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const retry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
     const delayMs = retry
       ? retryDelayMs(claim.attempt, this.deps.settings, outcome.status === 429 ? parseRetryAfter(outcome.retryAfter) : null)
       : 0;
-    const status = !stillOurs ? rows[0]?.status : delivered ? 'sent' : retry ? 'pending' : 'dead';
+    const status = delivered ? 'sent' : retry ? 'pending' : 'dead';
     await client.query(
       `update webhook_delivery
           set status = $2::text, response_status = $3, response_body = $4, duration_ms = $5, last_error = $6,

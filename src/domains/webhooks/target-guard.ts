@@ -14,6 +14,17 @@ export type HostResolver = (host: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
+/** A host name that takes longer than this to resolve counts as not resolving. */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 /** Why a webhook target is refused. */
 export class UnsafeTargetError extends Error {}
 
@@ -30,12 +41,19 @@ export function parseWebhookUrl(field: string, value: string): URL {
   return url;
 }
 
-/** Only global unicast addresses are public; IPv4-mapped IPv6 is judged as the IPv4 it carries. */
+/** The only IPv6 block handed out as global unicast (so `::a00:1`, IPv4-compatible, is not public). */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Only global unicast addresses are public: ipaddr.js's `unicast` range, and for IPv6 inside
+ * 2000::/3. IPv4-mapped IPv6 is judged as the IPv4 it carries.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6 as [ipaddr.IPv6, number]);
 }
 
 /** The host of a URL without IPv6 brackets. */
@@ -55,7 +73,7 @@ export async function vetTarget(url: URL, resolve: HostResolver, allowedPrivateH
     addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
   } else {
     try {
-      addresses = await resolve(host);
+      addresses = await withDeadline(resolve(host), RESOLVE_TIMEOUT_MS);
     } catch {
       throw new UnsafeTargetError(`host ${host} does not resolve`);
     }

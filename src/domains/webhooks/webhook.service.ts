@@ -38,6 +38,9 @@ export interface TestDeliveryResult {
   error: string | null;
 }
 
+/** Longest webhook URL kept (the column's size). */
+const MAX_URL_LENGTH = 2048;
+
 /** Delivery log page size: default and bounds. */
 export const DELIVERY_LIMIT = { default: 50, min: 1, max: 200 };
 
@@ -220,14 +223,16 @@ export class WebhookService {
 
   /** Syntax, then the public-address rule (400 naming `url`). */
   private async checkedUrl(value: string): Promise<string> {
-    const url = parseWebhookUrl('url', rules.requiredText('url', value, 2048));
+    const url = parseWebhookUrl('url', rules.requiredText('url', value, MAX_URL_LENGTH));
     try {
       await vetTarget(url, this.deps.resolve, this.deps.settings.allowedPrivateHosts);
     } catch (err) {
       if (err instanceof UnsafeTargetError) throw new ValidationError('url', `is refused: ${err.message}`);
       throw err;
     }
-    return url.toString();
+    const normalized = url.toString(); // may grow: percent-encoding, a trailing slash
+    if (normalized.length > MAX_URL_LENGTH) throw new ValidationError('url', `must be at most ${MAX_URL_LENGTH} characters once normalised`);
+    return normalized;
   }
 
   /** Queued (pending) deliveries of the endpoint end as dead with `reason`, and their jobs go. */
