@@ -7,12 +7,13 @@ import { loadConfig } from '../../src/config';
 import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
 import { secretsFrom } from '../../src/secrets';
-
-const TASKS = createTasks({ webhooks: new DeliveryEngine(deliveryDepsOf(loadConfig({ NODE_ENV: 'test' }), secretsFrom('x'.repeat(32)))) });
 import { EXPIRED_CODE_RETENTION_DAYS } from '../../jobs/tasks/delete_expired_sign_in_codes';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+/** The worker's tasks; the webhook engine is unused here. */
+const TASKS = createTasks({ webhooks: new DeliveryEngine(deliveryDepsOf(loadConfig({ NODE_ENV: 'test' }), secretsFrom('x'.repeat(32)))) });
 
 /**
  * The cron task delete_expired_sign_in_codes, run for real through graphile-worker against the
