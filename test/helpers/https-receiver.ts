@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
@@ -79,4 +80,35 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       }),
   };
   return receiver;
+}
+
+/**
+ * Checks X-Webhook-Signature as an integrator would, independently of the service's code:
+ * `sha256=` + hex HMAC-SHA256 of `{X-Webhook-Timestamp}.{raw body}` under the secret, compared in
+ * constant time.
+ */
+export function signatureValid(secret: string, request: ReceivedRequest): boolean {
+  const timestamp = String(request.headers['x-webhook-timestamp'] ?? '');
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest('hex')}`);
+  const given = Buffer.from(String(request.headers['x-webhook-signature'] ?? ''));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A delivery record as GET /developer/webhook-deliveries shows it. */
+export interface LoggedDelivery {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  sent_at: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  last_error: string | null;
+  created_at: string;
 }

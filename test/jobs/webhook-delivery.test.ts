@@ -1,9 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import type { HostResolver } from '../../src/domains/webhooks/target-guard';
 import { createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
-import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver';
+import { signatureValid, startHttpsReceiver, type HttpsReceiver, type LoggedDelivery, type ReceivedRequest } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -72,13 +71,6 @@ function header(req: ReceivedRequest, name: string): string {
   return Array.isArray(value) ? value.join(',') : (value ?? '');
 }
 
-/** An independent check of X-Webhook-Signature: HMAC-SHA256 over `${timestamp}.${rawBody}`, constant-time compare. */
-function signatureValid(secret: string, req: ReceivedRequest): boolean {
-  const timestamp = header(req, 'x-webhook-timestamp');
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${req.body}`, 'utf8').digest('hex')}`, 'utf8');
-  const given = Buffer.from(header(req, 'x-webhook-signature'), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 interface Envelope {
   id: string;
@@ -127,24 +119,6 @@ interface DeliveryRow {
   failure_count: number;
 }
 
-/** A delivery record as GET /developer/webhook-deliveries shows it. */
-interface LoggedDelivery {
-  id: number;
-  webhook_id: number;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  sent_at: string | null;
-  response_status: number | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-}
 
 interface Endpoint {
   id: number;

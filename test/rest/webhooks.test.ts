@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
@@ -16,7 +15,7 @@ import {
   type Catalog,
   type Workspace,
 } from '../helpers/fixtures';
-import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver';
+import { signatureValid, startHttpsReceiver, type HttpsReceiver, type LoggedDelivery } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -110,23 +109,6 @@ interface CreatedHook {
   failure_count: number;
 }
 
-interface ListedDelivery {
-  id: number;
-  webhook_id: number;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  sent_at: string | null;
-  response_status: number | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-}
 
 interface HookRow {
   id: number;
@@ -228,7 +210,7 @@ async function listHooks(app: TestApp, ws: Workspace): Promise<ListedHook[]> {
   return res.json().data;
 }
 
-async function listDeliveries(app: TestApp, ws: Workspace, query = ''): Promise<ListedDelivery[]> {
+async function listDeliveries(app: TestApp, ws: Workspace, query = ''): Promise<LoggedDelivery[]> {
   const res = await getDeliveries(app, ws.token, query);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data;
@@ -275,13 +257,6 @@ function openSecret(app: TestApp, ciphertext: string): string {
 const newOrder = (ws: Workspace, catalog: Catalog) =>
   placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[0], quantity: 2 }] });
 
-/** An independent check of X-Webhook-Signature: HMAC-SHA256 over `{timestamp}.{body}`, compared in constant time. */
-function signatureValid(secret: string, request: ReceivedRequest): boolean {
-  const timestamp = String(request.headers['x-webhook-timestamp']);
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest('hex')}`);
-  const given = Buffer.from(String(request.headers['x-webhook-signature'] ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** A port on 127.0.0.1 nothing listens on. */
 async function closedPort(): Promise<number> {

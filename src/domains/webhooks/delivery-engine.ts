@@ -149,11 +149,7 @@ export class DeliveryEngine {
       [row.id, lease],
     );
     // The watchdog: runs when the lease ends unless this attempt moves or removes it first.
-    await client.query(
-      `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', $2::int, 'deliveryId', $1::int),
-              run_at := now() + make_interval(secs => $3::double precision / 1000), job_key := $4)`,
-      [row.id, row.organization_id, lease, deliveryJobKey(row.id)],
-    );
+    await this.schedule(client, row.organization_id, row.id, lease);
     return {
       deliveryId: row.id,
       organizationId: row.organization_id,
@@ -198,14 +194,19 @@ export class DeliveryEngine {
       [claim.webhookId, delivered],
     );
     if (status === 'pending') {
-      await client.query(
-        `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', $2::int, 'deliveryId', $1::int),
-                run_at := now() + make_interval(secs => $3::double precision / 1000), job_key := $4)`,
-        [claim.deliveryId, claim.organizationId, delayMs, deliveryJobKey(claim.deliveryId)],
-      );
+      await this.schedule(client, claim.organizationId, claim.deliveryId, delayMs);
     } else {
       await client.query('select graphile_worker.remove_job($1)', [deliveryJobKey(claim.deliveryId)]);
     }
+  }
+
+  /** Moves the delivery's one job (its key) to `delayMs` from now, creating it if needed. */
+  private async schedule(client: SqlClient, organizationId: number, deliveryId: number, delayMs: number): Promise<void> {
+    await client.query(
+      `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', $1::int, 'deliveryId', $2::int),
+              run_at := now() + make_interval(secs => $3::double precision / 1000), job_key := $4)`,
+      [organizationId, deliveryId, delayMs, deliveryJobKey(deliveryId)],
+    );
   }
 
   private async finishDead(client: SqlClient, deliveryId: number, reason: string): Promise<void> {
