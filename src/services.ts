@@ -3,7 +3,7 @@ import { ApiKeyAuthenticator } from './domains/api-keys/api-key-authenticator';
 import { ApiKeyService } from './domains/api-keys/api-key.service';
 import { DeliveryEngine } from './domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
-import { WebhookEvents } from './domains/webhooks/webhook-events-outbox';
+import { WebhookEventQueue } from './domains/webhooks/webhook-event-queue';
 import { WebhookService } from './domains/webhooks/webhook.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
@@ -35,7 +35,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
   const background = new BackgroundTasks(deps.log);
   const links = new LinkAuthService(codes, messenger, background, signIns, config.publicAppUrl);
   const apiKeyAuthenticator = new ApiKeyAuthenticator(background, deps.apiKeyCacheTtlMs);
-  const events = new WebhookEvents(config.webhook.maxAttempts);
+  const events = new WebhookEventQueue(config.webhook.maxAttempts);
   const deliveryDeps = deliveryDepsOf(config, secrets, deps.resolveHost);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {

@@ -15,5 +15,5 @@ export const deliverWebhook = (engine: DeliveryEngine): Task => async (payload, 
     helpers.logger.error(`deliver_webhook: malformed payload ${JSON.stringify(payload)}; dropped`);
     return;
   }
-  await helpers.withPgClient((client) => engine.run(client, parsed.data.organizationId, parsed.data.deliveryId));
+  await engine.run((work) => helpers.withPgClient(work), parsed.data.organizationId, parsed.data.deliveryId);
 };

@@ -12,9 +12,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A trimmed, non-empty string of at most `max` characters. */
 export function requiredText(field: string, value: string | undefined | null, max: number): string {
-  const text = (value ?? '').trim();
+  const text = optionalText(field, value, max);
   if (text === '') throw new ValidationError(field, 'is required');
-  if (text.length > max) throw new ValidationError(field, `must be at most ${max} characters`);
   return text;
 }
 
@@ -22,6 +21,8 @@ export function requiredText(field: string, value: string | undefined | null, ma
 export function optionalText(field: string, value: string | undefined | null, max: number): string {
   const text = (value ?? '').trim();
   if (text.length > max) throw new ValidationError(field, `must be at most ${max} characters`);
+  // PostgreSQL text cannot hold NUL; other control characters are stored as given.
+  if (text.includes('\u0000')) throw new ValidationError(field, 'must not contain NUL characters');
   return text;
 }
 

@@ -52,7 +52,7 @@ describe('a worker that outlives its lease', () => {
     const workerB = new DeliveryEngine(deliveryDepsOf(t.config, secrets, quickResolver));
 
     const clientA = await pool.connect();
-    const runA = workerA.run(clientA, ws.organizationId, delivery.id);
+    const runA = workerA.run((work) => work(clientA), ws.organizationId, delivery.id);
     const waitForClaim = async () => {
       for (let i = 0; i < 100; i += 1) {
         const { rows } = await pool.query('select status from webhook_delivery where id = $1', [delivery.id]);
@@ -65,7 +65,7 @@ describe('a worker that outlives its lease', () => {
     // A's lease runs out; B takes over and delivers.
     await pool.query(`update webhook_delivery set lease_until = now() - interval '1 second' where id = $1`, [delivery.id]);
     const clientB = await pool.connect();
-    await workerB.run(clientB, ws.organizationId, delivery.id);
+    await workerB.run((work) => work(clientB), ws.organizationId, delivery.id);
     clientB.release();
     const afterB = (await pool.query('select * from webhook_delivery where id = $1', [delivery.id])).rows[0];
     expect(afterB).toMatchObject({ status: 'sent', attempts: 2, response_status: 200 });

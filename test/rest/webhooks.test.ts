@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
 import type { HostResolver, ResolvedAddress } from '../../src/domains/webhooks/target-guard';
-import { WebhookEvents } from '../../src/domains/webhooks/webhook-events-outbox';
+import { WebhookEventQueue } from '../../src/domains/webhooks/webhook-event-queue';
 import { UserType } from '../../src/domains/users/user.entity';
 import { secretsFrom } from '../../src/secrets';
 import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
@@ -1196,7 +1196,7 @@ describe('events are queued in the transaction of the change', () => {
     let seenInside = -1;
     await expect(
       t.orm.em.fork().transactional(async (tx) => {
-        await new WebhookEvents(12).emit(tx, ws.organizationId, 'order.created', { id: 1 });
+        await new WebhookEventQueue(12).emit(tx, ws.organizationId, 'order.created', { id: 1 });
         const [row] = await tx.execute<{ n: number }[]>('select count(*)::int as n from webhook_delivery where webhook_id = ?', [hook.id]);
         seenInside = row.n;
         throw new Error('the change failed');
@@ -1212,7 +1212,7 @@ describe('events are queued in the transaction of the change', () => {
     const hook = await createHook(t, ws);
     const jobsBefore = await allDeliveryJobs(t);
     await t.orm.em.fork().transactional(async (tx) => {
-      await new WebhookEvents(12).emit(tx, ws.organizationId, 'order.created', { id: 1 });
+      await new WebhookEventQueue(12).emit(tx, ws.organizationId, 'order.created', { id: 1 });
     });
     const rows = await deliveryRows(t, ws, hook.id);
     expect(rows).toHaveLength(1);

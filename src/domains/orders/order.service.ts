@@ -8,7 +8,7 @@ import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
-import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
+import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
@@ -61,7 +61,7 @@ const LIST_POPULATE = ['customer', 'town', 'route', 'productionUnit'] as const;
 export class OrderService {
   constructor(
     private readonly hashKey: Buffer,
-    private readonly events: WebhookEvents,
+    private readonly events: WebhookEventQueue,
   ) {}
 
   /** Newest first. Customers see only their own orders. */

@@ -9,7 +9,7 @@ import { searchCondition } from '../../shared/search';
 import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { userCreatedData } from '../webhooks/event-data';
-import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
+import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Organization } from '../workspace/organization.entity';
@@ -46,7 +46,7 @@ const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, Use
 export class UserService {
   constructor(
     private readonly links: LinkAuthService,
-    private readonly events: WebhookEvents,
+    private readonly events: WebhookEventQueue,
   ) {}
 
   /** Staff only; newest first. */

@@ -16,11 +16,20 @@ export interface SqlClient {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
+/** What the log says of a delivery its endpoint's pause or deletion ended. */
+export const cancelledReason = (deleted: boolean) => (deleted ? 'cancelled: the endpoint was deleted' : 'cancelled: the endpoint was paused');
+
+/** Lends a connection for `work` (graphile-worker's `helpers.withPgClient`). */
+export type WithClient = <T>(work: (client: SqlClient) => Promise<T>) => Promise<T>;
+
 /** An id for a new event: `evt_` and 24 hex characters. */
 export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 
+/** Job keys of deliveries are this and the delivery id. */
+export const DELIVERY_JOB_KEY_PREFIX = 'webhook-delivery-';
+
 /** The graphile-worker job key of a delivery: at most one job per delivery is waiting. */
-export const deliveryJobKey = (deliveryId: number) => `webhook-delivery-${deliveryId}`;
+export const deliveryJobKey = (deliveryId: number) => `${DELIVERY_JOB_KEY_PREFIX}${deliveryId}`;
 
 /**
  * How long a `sending` delivery belongs to the worker that started the attempt: twice the
@@ -41,24 +50,31 @@ interface DeliveryRow {
   max_attempts: number;
   /** Whether a `sending` attempt's lease is still running (by the database's clock). */
   leased: boolean;
+  /** Whether a `pending` delivery's next attempt is not due yet (by the database's clock). */
+  early: boolean;
   url: string;
   secret_ciphertext: string | null;
   endpoint_status: number;
   deleted_at: Date | null;
 }
 
-/** An attempt this worker now owns. */
-export interface ClaimedAttempt {
-  deliveryId: number;
-  organizationId: number;
-  webhookId: number;
-  attempt: number;
-  maxAttempts: number;
+/** What one HTTP attempt sends, and where. */
+export interface AttemptTarget {
   url: string;
   secret: string;
   body: string;
   eventId: string;
   eventType: string;
+  /** 1-based. */
+  attempt: number;
+}
+
+/** An attempt this worker now owns. */
+export interface ClaimedAttempt extends AttemptTarget {
+  deliveryId: number;
+  organizationId: number;
+  webhookId: number;
+  maxAttempts: number;
 }
 
 /** The JSON body of every delivery of an event (the envelope of the interface). */
@@ -87,17 +103,20 @@ async function inTransaction<T>(client: SqlClient, work: () => Promise<T>): Prom
 export class DeliveryEngine {
   constructor(private readonly deps: DeliveryDeps) {}
 
-  /** Runs the next attempt of a delivery, if it is due and no other worker holds it. */
-  async run(client: SqlClient, organizationId: number, deliveryId: number): Promise<void> {
-    const claim = await inTransaction(client, () => this.claim(client, organizationId, deliveryId));
+  /**
+   * Runs the next attempt of a delivery, if it is due and no other worker holds it. Claiming and
+   * recording each borrow a connection; none is held while the HTTP attempt runs.
+   */
+  async run(withClient: WithClient, organizationId: number, deliveryId: number): Promise<void> {
+    const claim = await withClient((client) => inTransaction(client, () => this.claim(client, organizationId, deliveryId)));
     if (!claim) return;
     const outcome = await this.attempt(claim);
-    await inTransaction(client, () => this.record(client, claim, outcome));
+    await withClient((client) => inTransaction(client, () => this.record(client, claim, outcome)));
   }
 
   /** Sends one attempt (vetting the target again first). */
-  async attempt(claim: ClaimedAttempt): Promise<AttemptOutcome> {
-    const url = new URL(claim.url);
+  async attempt(target: AttemptTarget): Promise<AttemptOutcome> {
+    const url = new URL(target.url);
     let pinned;
     try {
       pinned = await vetTarget(url, this.deps.resolve, this.deps.settings.allowedPrivateHosts);
@@ -109,19 +128,20 @@ export class DeliveryEngine {
     const headers = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,
-      'x-webhook-event': claim.eventType,
-      'x-webhook-id': claim.eventId,
+      'x-webhook-event': target.eventType,
+      'x-webhook-id': target.eventId,
       'x-webhook-timestamp': String(timestamp),
-      'x-webhook-attempt': String(claim.attempt),
-      'x-webhook-signature': signPayload(claim.secret, timestamp, claim.body),
+      'x-webhook-attempt': String(target.attempt),
+      'x-webhook-signature': signPayload(target.secret, timestamp, target.body),
     };
-    return sendAttempt(url, pinned, headers, claim.body, this.deps.settings.timeoutMs);
+    return sendAttempt(url, pinned, headers, target.body, this.deps.settings.timeoutMs);
   }
 
   private async claim(client: SqlClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
     const { rows } = await client.query<DeliveryRow>(
       `select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.event_data, d.event_at, d.status,
               d.attempts, d.max_attempts, coalesce(d.lease_until > now(), false) as leased,
+              coalesce(d.next_attempt_at > now(), false) as early,
               w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
          from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
         where d.id = $1 and d.organization_id = $2
@@ -132,12 +152,22 @@ export class DeliveryEngine {
     if (!row || row.status === 'sent' || row.status === 'dead') return null;
     // Judged by the database's clock, the same clock that makes the watchdog job due.
     if (row.status === 'sending' && row.leased) return null;
+    // A job that ran before the back-off ended (a retry scheduled while it was already running):
+    // the retry's own job comes at the right time.
+    if (row.status === 'pending' && row.early) return null;
     if (row.deleted_at || row.endpoint_status !== 1 || !row.secret_ciphertext) {
-      await this.finishDead(client, row.id, row.deleted_at ? 'cancelled: the endpoint was deleted' : 'cancelled: the endpoint was paused');
+      await this.finishDead(client, row.id, cancelledReason(row.deleted_at !== null));
       return null;
     }
     if (row.attempts >= row.max_attempts) {
       await this.finishDead(client, row.id, `attempt ${row.attempts} was interrupted and it was the last`);
+      return null;
+    }
+    let secret: string;
+    try {
+      secret = this.deps.secrets.open(row.secret_ciphertext);
+    } catch {
+      await this.finishDead(client, row.id, 'the signing secret cannot be decrypted (was JWT_SECRET changed?): rotate the secret, then redeliver');
       return null;
     }
     const lease = leaseMs(this.deps.settings.timeoutMs);
@@ -157,7 +187,7 @@ export class DeliveryEngine {
       attempt: row.attempts + 1,
       maxAttempts: row.max_attempts,
       url: row.url,
-      secret: this.deps.secrets.open(row.secret_ciphertext),
+      secret,
       body: envelope(row.event_id, row.event_type, row.event_at, row.organization_id, row.event_data),
       eventId: row.event_id,
       eventType: row.event_type,
@@ -165,15 +195,21 @@ export class DeliveryEngine {
   }
 
   private async record(client: SqlClient, claim: ClaimedAttempt, outcome: AttemptOutcome): Promise<void> {
-    const { rows } = await client.query<{ status: string; attempts: number }>(
-      'select status, attempts from webhook_delivery where id = $1 for update',
+    const { rows } = await client.query<{ status: string; attempts: number; endpoint_live: boolean; endpoint_deleted: boolean }>(
+      `select d.status, d.attempts, (w.status = 1 and w.deleted_at is null) as endpoint_live, w.deleted_at is not null as endpoint_deleted
+         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
+        where d.id = $1
+          for update of d`,
       [claim.deliveryId],
     );
     // A worker that outlived its lease finds the delivery taken over (or finished): its result
     // belongs to no current attempt, so it changes nothing.
     if (rows[0]?.status !== 'sending' || rows[0].attempts !== claim.attempt) return;
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const retry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
+    const wouldRetry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
+    // Paused or deleted during the attempt: no retry, and the log says why.
+    const retry = wouldRetry && rows[0].endpoint_live;
+    const error = wouldRetry && !retry ? cancelledReason(rows[0].endpoint_deleted) : outcome.error;
     const delayMs = retry
       ? retryDelayMs(claim.attempt, this.deps.settings, outcome.status === 429 ? parseRetryAfter(outcome.retryAfter) : null)
       : 0;
@@ -185,7 +221,7 @@ export class DeliveryEngine {
               next_attempt_at = case when $2::text = 'pending' then now() + make_interval(secs => $7::double precision / 1000) else null end,
               lease_until = null, updated_at = now()
         where id = $1`,
-      [claim.deliveryId, status, outcome.status, outcome.body, outcome.durationMs, outcome.error, delayMs],
+      [claim.deliveryId, status, outcome.status, outcome.body, outcome.durationMs, error, delayMs],
     );
     await client.query(
       `update webhook_endpoint

@@ -60,7 +60,7 @@ export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<s
       response.on('error', (err) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined }));
       response.on('end', () => {
         const status = response.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8');
+        const text = storableText(Buffer.concat(chunks));
         const retryAfter = response.headers['retry-after'];
         const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
         finish({ status, body: text, error, retryAfter });
@@ -71,5 +71,14 @@ export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<s
 }
 
 function describeFailure(err: Error & { code?: string }): string {
-  return err.code ? `${err.code}: ${err.message}` : err.message;
+  return (err.code ? `${err.code}: ${err.message}` : err.message).replaceAll('\u0000', '\uFFFD');
+}
+
+/**
+ * The kept bytes as text a PostgreSQL column takes: a character cut by the byte limit is dropped
+ * (streaming decode holds it back), invalid bytes become U+FFFD, and NUL (which text columns
+ * refuse) too.
+ */
+function storableText(bytes: Buffer): string {
+  return new TextDecoder('utf-8').decode(bytes, { stream: true }).replaceAll('\u0000', '\uFFFD');
 }

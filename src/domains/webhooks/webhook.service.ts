@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { ActiveStatus } from '../../shared/active-status';
 import * as rules from '../../shared/rules';
-import { deliveryJobKey, envelope, newEventId, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
+import { cancelledReason, DELIVERY_JOB_KEY_PREFIX, deliveryJobKey, envelope, newEventId, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
 import { parseWebhookUrl, UnsafeTargetError, vetTarget } from './target-guard';
 import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -91,7 +91,7 @@ export class WebhookService {
     await ctx.em.transactional(async (tx) => {
       tx.assign(endpoint, changes);
       await tx.flush();
-      if (endpoint.status === ActiveStatus.INACTIVE) await this.cancelQueued(tx, endpoint, 'cancelled: the endpoint was paused');
+      if (endpoint.status === ActiveStatus.INACTIVE) await this.cancelQueued(tx, endpoint, cancelledReason(false));
     });
     return endpoint;
   }
@@ -103,7 +103,7 @@ export class WebhookService {
     await ctx.em.transactional(async (tx) => {
       tx.assign(endpoint, { deletedAt: new Date(), secretCiphertext: null, status: ActiveStatus.INACTIVE });
       await tx.flush();
-      await this.cancelQueued(tx, endpoint, 'cancelled: the endpoint was deleted');
+      await this.cancelQueued(tx, endpoint, cancelledReason(true));
     });
   }
 
@@ -124,36 +124,31 @@ export class WebhookService {
   async test(ctx: RequestContext, id: number): Promise<TestDeliveryResult> {
     ctx.requireAdminSession();
     const endpoint = await this.find(ctx, id);
+    const secret = this.deps.secrets.open(endpoint.secretCiphertext!);
     const eventId = newEventId();
+    const eventAt = new Date();
     const data = { webhook_id: endpoint.id, message: 'This is a test event; no action is needed.' };
-    const delivery = ctx.em.create(WebhookDelivery, {
+    const outcome = await this.engine.attempt({
+      url: endpoint.url,
+      secret,
+      body: envelope(eventId, TEST_EVENT, eventAt, ctx.organizationId, data),
+      eventId,
+      eventType: TEST_EVENT,
+      attempt: 1,
+    });
+    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    // Logged once the attempt is over, so no record is ever left half-done.
+    ctx.em.create(WebhookDelivery, {
       organizationId: ctx.organizationId,
       webhookId: endpoint.id,
       eventId,
       eventType: TEST_EVENT,
       eventData: data,
-      eventAt: new Date(),
-      status: 'sending',
+      eventAt,
+      status: delivered ? 'sent' : 'dead',
       attempts: 1,
       maxAttempts: 1,
-      lastAttemptAt: new Date(),
-    });
-    await ctx.em.flush();
-    const outcome = await this.engine.attempt({
-      deliveryId: delivery.id,
-      organizationId: ctx.organizationId,
-      webhookId: endpoint.id,
-      attempt: 1,
-      maxAttempts: 1,
-      url: endpoint.url,
-      secret: this.deps.secrets.open(endpoint.secretCiphertext!),
-      body: envelope(eventId, TEST_EVENT, delivery.eventAt, ctx.organizationId, data),
-      eventId,
-      eventType: TEST_EVENT,
-    });
-    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    ctx.em.assign(delivery, {
-      status: delivered ? 'sent' : 'dead',
+      lastAttemptAt: eventAt,
       sentAt: delivered ? new Date() : null,
       responseStatus: outcome.status,
       responseBody: outcome.body,
@@ -196,6 +191,10 @@ export class WebhookService {
     if (!endpoint) throw new ConflictError('The endpoint of this delivery was deleted');
     if (endpoint.status !== ActiveStatus.ACTIVE) throw new ConflictError('The endpoint is paused; resume it first');
     return ctx.em.transactional(async (tx) => {
+      // One redelivery at a time per dead delivery, and none while a copy is still on its way.
+      await tx.execute('select id from webhook_delivery where id = ? for update', [dead.id]);
+      const live = await tx.count(WebhookDelivery, { webhookId: dead.webhookId, eventId: dead.eventId, status: { $in: ['pending', 'sending'] } });
+      if (live > 0) throw new ConflictError('This event is already being redelivered');
       const again = tx.create(WebhookDelivery, {
         organizationId: ctx.organizationId,
         webhookId: dead.webhookId,
@@ -242,8 +241,8 @@ export class WebhookService {
          update webhook_delivery set status = 'dead', next_attempt_at = null, last_error = ?, updated_at = now()
           where organization_id = ? and webhook_id = ? and status = 'pending'
          returning id)
-       select graphile_worker.remove_job('webhook-delivery-' || id) from cancelled`,
-      [reason, endpoint.organizationId, endpoint.id],
+       select graphile_worker.remove_job(?::text || id) from cancelled`,
+      [reason, endpoint.organizationId, endpoint.id, DELIVERY_JOB_KEY_PREFIX],
     );
   }
 }

@@ -10,7 +10,7 @@ import { User, UserType } from '../users/user.entity';
 import { Organization, WorkspacePlan, WorkspaceStatus } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
 import { userCreatedData } from '../webhooks/event-data';
-import type { WebhookEvents } from '../webhooks/webhook-events-outbox';
+import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 
 /** Days a new workspace stays in trial. */
 export const TRIAL_DAYS = 14;
@@ -50,7 +50,7 @@ export function slugify(name: string): string {
 export class SignupService {
   constructor(
     private readonly sessions: SessionService,
-    private readonly events: WebhookEvents,
+    private readonly events: WebhookEventQueue,
   ) {}
 
   /** Validates, then creates everything in one transaction; duplicates of e-mail or phone are 409. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newEventId } from './delivery-engine';
+import { DELIVERY_JOB_KEY_PREFIX, newEventId } from './delivery-engine';
 import type { WebhookEventType } from './webhook-events';
 
 /**
@@ -8,7 +8,7 @@ import type { WebhookEventType } from './webhook-events';
  * same statement as part of the same commit. A rolled-back change leaves no event behind; a
  * committed one always has its deliveries queued.
  */
-export class WebhookEvents {
+export class WebhookEventQueue {
   constructor(private readonly maxAttempts: number) {}
 
   /** Call with the EntityManager of the open transaction, after the change is flushed. */
@@ -21,9 +21,9 @@ export class WebhookEvents {
           where w.organization_id = ? and w.status = 1 and w.deleted_at is null and ? = any(string_to_array(w.events, ','))
          returning id, organization_id)
        select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', organization_id, 'deliveryId', id),
-              job_key := 'webhook-delivery-' || id)
+              job_key := ?::text || id)
          from queued`,
-      [newEventId(), type, JSON.stringify(data), this.maxAttempts, organizationId, type],
+      [newEventId(), type, JSON.stringify(data), this.maxAttempts, organizationId, type, DELIVERY_JOB_KEY_PREFIX],
     );
   }
 }
