@@ -632,7 +632,7 @@ describe('webhook delivery by the worker', () => {
       expect(dns.calls('rebind.hooks.test')).toBe(1);
       await fast.order();
       const retried = await fast.waitForRow(endpoint.id, (row) => row.attempts >= 2, 5_000, 'a second refused attempt');
-      expect(retried.last_error).toBe('target refused: host rebind.hooks.test resolves to 127.0.0.1, which is not a public address');
+      expect(retried.last_error).toBe('target refused: host rebind.hooks.test must resolve only to public addresses');
       expect(retried.response_status).toBeNull();
       const dead = await fast.waitForRow(endpoint.id, (row) => row.status === 'dead', 10_000, 'dead after 4 refused attempts');
       expect(dead).toMatchObject({ attempts: 4, failure_count: 4, response_status: null, next_attempt_at: null });

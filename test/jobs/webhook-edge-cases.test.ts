@@ -78,4 +78,14 @@ describe('webhook edge cases', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({ response_code: 400, message: 'name must not contain NUL characters' });
   });
+
+  it('caps a workspace at 20 endpoints (deleted ones do not count)', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i += 1) ids.push(await createHook());
+    const over = await t.request({ method: 'POST', url: '/api/v1/developer/webhooks', token: ws.token, payload: { name: 'One more', url: receiver.url() } });
+    expect(over.statusCode, over.body).toBe(400);
+    expect(over.json()).toEqual({ response_code: 400, message: 'A workspace may have at most 20 webhook endpoints; delete one first' });
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/developer/webhooks/${ids[0]}`, token: ws.token })).statusCode).toBe(200);
+    await createHook();
+  });
 });

@@ -435,7 +435,7 @@ describe('registration refusals (400, nothing created)', () => {
     const before = lookups.length;
     const res = await post(guard, ws.token, { name: 'Hook', url: literalUrl(address) });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: host ${shown} resolves to ${shown}, which is not a public address` });
+    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: ${shown} is not a public address` });
     expect(lookups.length, 'IP literals are not resolved').toBe(before);
     expect(await countHooks(guard, ws)).toBe(0);
   });
@@ -446,20 +446,20 @@ describe('registration refusals (400, nothing created)', () => {
     resolvesTo(host, address);
     const res = await post(guard, ws.token, { name: 'Hook', url: `https://${host}/hook` });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: host ${host} resolves to ${address}, which is not a public address` });
+    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: host ${host} must resolve only to public addresses` });
     expect(lookups).toContain(host);
     expect(await countHooks(guard, ws)).toBe(0);
   });
 
   it.each([
-    ['public then private', ['93.184.216.34', '10.0.0.5'], '10.0.0.5'],
-    ['public IPv4 and link-local IPv6', ['93.184.216.34', 'fe80::1'], 'fe80::1'],
-  ])('a host resolving to %s is refused', async (_label, addresses, refused) => {
+    ['public then private', ['93.184.216.34', '10.0.0.5']],
+    ['public IPv4 and link-local IPv6', ['93.184.216.34', 'fe80::1']],
+  ])('a host resolving to %s is refused, without naming the address', async (_label, addresses) => {
     const ws = await createWorkspace(guard);
     resolvesTo('mixed.refused.example', ...addresses);
     const res = await post(guard, ws.token, { name: 'Hook', url: 'https://mixed.refused.example/hook' });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().message).toBe(`url is refused: host mixed.refused.example resolves to ${refused}, which is not a public address`);
+    expect(res.json().message).toBe('url is refused: host mixed.refused.example must resolve only to public addresses');
     expect(await countHooks(guard, ws)).toBe(0);
   });
 
@@ -467,11 +467,11 @@ describe('registration refusals (400, nothing created)', () => {
     const ws = await createWorkspace(guard);
     const unknown = await post(guard, ws.token, { name: 'Hook', url: 'https://nowhere.example/hook' });
     expect(unknown.statusCode, unknown.body).toBe(400);
-    expect(unknown.json()).toEqual({ response_code: 400, message: 'url is refused: host nowhere.example does not resolve' });
+    expect(unknown.json()).toEqual({ response_code: 400, message: 'url is refused: host nowhere.example must resolve only to public addresses' });
     dns.set('empty.example', []);
     const empty = await post(guard, ws.token, { name: 'Hook', url: 'https://empty.example/hook' });
     expect(empty.statusCode, empty.body).toBe(400);
-    expect(empty.json().message).toBe('url is refused: host empty.example does not resolve');
+    expect(empty.json().message).toBe('url is refused: host empty.example must resolve only to public addresses');
     expect(await countHooks(guard, ws)).toBe(0);
   });
 
@@ -523,7 +523,7 @@ describe('registration refusals (400, nothing created)', () => {
     // Neither a sibling name on the same private address nor a neighbouring address is exempt.
     const sibling = await post(guard, ws.token, { name: 'Sibling', url: 'https://sibling.hooks.test/hook' });
     expect(sibling.statusCode, sibling.body).toBe(400);
-    expect(sibling.json().message).toBe('url is refused: host sibling.hooks.test resolves to 10.0.0.1, which is not a public address');
+    expect(sibling.json().message).toBe('url is refused: host sibling.hooks.test must resolve only to public addresses');
     const neighbour = await post(guard, ws.token, { name: 'Neighbour', url: 'https://[fd00::8]/hook' });
     expect(neighbour.statusCode, neighbour.body).toBe(400);
     expect(await countHooks(guard, ws)).toBe(2);
@@ -572,8 +572,8 @@ describe('PUT /developer/webhooks/{id}', () => {
     ['status 2', { status: 2 }, 'status must be one of: 0, 1'],
     ['an empty body', {}, 'Request body must NOT have fewer than 1 properties'],
     ['an http:// url', { url: 'http://hooks.example/webhook' }, 'url must use https://'],
-    ['a private url', { url: 'https://10.0.0.1/hook' }, 'url is refused: host 10.0.0.1 resolves to 10.0.0.1, which is not a public address'],
-    ['a url that does not resolve', { url: 'https://nowhere.example/hook' }, 'url is refused: host nowhere.example does not resolve'],
+    ['a private url', { url: 'https://10.0.0.1/hook' }, 'url is refused: 10.0.0.1 is not a public address'],
+    ['a url that does not resolve', { url: 'https://nowhere.example/hook' }, 'url is refused: host nowhere.example must resolve only to public addresses'],
     ['unknown events', { events: ['nope'] }, `events has unknown event "nope"; supported: ${SUPPORTED_TEXT}`],
     ['empty events', { events: [] }, `events must name at least one event: ${SUPPORTED_TEXT}`],
     ['webhook.test in events', { events: 'webhook.test' }, 'events cannot include webhook.test: it is sent by the test endpoint and cannot be subscribed to'],
@@ -897,7 +897,7 @@ describe('POST /developer/webhooks/{id}/test (real HTTPS receiver, a worker runn
     expect(res.json().data).toMatchObject({
       delivered: false,
       response_status: null,
-      error: 'target refused: host flip.example resolves to 127.0.0.1, which is not a public address',
+      error: 'target refused: host flip.example must resolve only to public addresses',
     });
     expect(receiver.received).toHaveLength(0);
     const [delivery] = await listDeliveries(guard, ws, `webhook_id=${hook.id}`);

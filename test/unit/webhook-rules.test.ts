@@ -121,15 +121,15 @@ describe('vetTarget', () => {
     });
 
     it.each([
-      [[v4('10.0.0.1')], '10.0.0.1'],
-      [[v4('8.8.8.8'), v4('127.0.0.1')], '127.0.0.1'],
-      [[v4('8.8.8.8'), v6('::1')], '::1'],
-      [[v6('2606:4700:4700::1111'), v6('fd00::1'), v4('169.254.169.254')], 'fd00::1'],
-      [[v6('::ffff:10.0.0.1')], '::ffff:10.0.0.1'],
-    ])('refuses a name when any of its addresses is not public (%j)', async (addresses, refused) => {
+      [[v4('10.0.0.1')]],
+      [[v4('8.8.8.8'), v4('127.0.0.1')]],
+      [[v4('8.8.8.8'), v6('::1')]],
+      [[v6('2606:4700:4700::1111'), v6('fd00::1'), v4('169.254.169.254')]],
+      [[v6('::ffff:10.0.0.1')]],
+    ])('refuses a name when any of its addresses is not public (%j)', async (addresses) => {
       const err = await rejection(vetTarget(new URL('https://mixed.example/x'), fakeResolver(addresses), []));
       expect(err).toBeInstanceOf(UnsafeTargetError);
-      expect(err.message).toBe(`host mixed.example resolves to ${refused}, which is not a public address`);
+      expect(err.message).toBe('host mixed.example must resolve only to public addresses');
     });
 
     it('refuses a name the resolver cannot resolve (it throws)', async () => {
@@ -138,13 +138,13 @@ describe('vetTarget', () => {
       });
       const err = await rejection(vetTarget(new URL('https://nowhere.example/'), resolve, []));
       expect(err).toBeInstanceOf(UnsafeTargetError);
-      expect(err.message).toBe('host nowhere.example does not resolve');
+      expect(err.message).toBe('host nowhere.example must resolve only to public addresses');
     });
 
     it('refuses a name that resolves to no address at all', async () => {
       const err = await rejection(vetTarget(new URL('https://empty.example/'), fakeResolver([]), []));
       expect(err).toBeInstanceOf(UnsafeTargetError);
-      expect(err.message).toBe('host empty.example does not resolve');
+      expect(err.message).toBe('host empty.example must resolve only to public addresses');
     });
   });
 
@@ -168,7 +168,7 @@ describe('vetTarget', () => {
       const resolve = fakeResolver([v4('8.8.8.8')]);
       const err = await rejection(vetTarget(new URL(url), resolve, []));
       expect(err).toBeInstanceOf(UnsafeTargetError);
-      expect(err.message).toBe(`host ${shown} resolves to ${shown}, which is not a public address`);
+      expect(err.message).toBe(`${shown} is not a public address`);
       expect(resolve).not.toHaveBeenCalled();
     });
   });
@@ -196,15 +196,15 @@ describe('vetTarget', () => {
     it('exempts only the listed hosts: a sub-domain or another loopback address is still refused', async () => {
       const sub = await rejection(vetTarget(new URL('https://a.hooks.test/'), fakeResolver([v4('127.0.0.1')]), allowed));
       expect(sub).toBeInstanceOf(UnsafeTargetError);
-      expect(sub.message).toBe('host a.hooks.test resolves to 127.0.0.1, which is not a public address');
+      expect(sub.message).toBe('host a.hooks.test must resolve only to public addresses');
       const other = await rejection(vetTarget(new URL('https://127.0.0.2/'), fakeResolver([]), allowed));
-      expect(other.message).toBe('host 127.0.0.2 resolves to 127.0.0.2, which is not a public address');
+      expect(other.message).toBe('127.0.0.2 is not a public address');
     });
 
     it('does not exempt a listed host from having to resolve', async () => {
       const err = await rejection(vetTarget(new URL('https://hooks.test/'), fakeResolver([]), allowed));
       expect(err).toBeInstanceOf(UnsafeTargetError);
-      expect(err.message).toBe('host hooks.test does not resolve');
+      expect(err.message).toBe('host hooks.test must resolve only to public addresses');
     });
   });
 });

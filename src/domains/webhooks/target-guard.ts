@@ -64,25 +64,25 @@ function bareHost(url: URL): string {
 /**
  * Resolves the URL's host and checks every address is public (unless the host is listed in
  * WEBHOOK_ALLOWED_PRIVATE_HOSTS). Returns the address to connect to, so the connection goes where
- * the check looked, whatever DNS answers a moment later. Throws UnsafeTargetError.
+ * the check looked, whatever DNS answers a moment later. Throws UnsafeTargetError. For a host
+ * name the message does not tell "no address" from "a private address", nor name the address:
+ * the answer must not map the service's internal DNS for whoever registers URLs.
  */
 export async function vetTarget(url: URL, resolve: HostResolver, allowedPrivateHosts: readonly string[]): Promise<ResolvedAddress> {
   const host = bareHost(url).toLowerCase();
-  let addresses: ResolvedAddress[];
+  const exempt = allowedPrivateHosts.includes(host);
   if (ipaddr.isValid(host)) {
-    addresses = [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
-  } else {
-    try {
-      addresses = await withDeadline(resolve(host), RESOLVE_TIMEOUT_MS);
-    } catch {
-      throw new UnsafeTargetError(`host ${host} does not resolve`);
-    }
-    if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`);
+    if (!exempt && !isPublicAddress(host)) throw new UnsafeTargetError(`${host} is not a public address`);
+    return { address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 };
   }
-  if (!allowedPrivateHosts.includes(host)) {
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) throw new UnsafeTargetError(`host ${host} resolves to ${refused.address}, which is not a public address`);
+  const refused = new UnsafeTargetError(`host ${host} must resolve only to public addresses`);
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await withDeadline(resolve(host), RESOLVE_TIMEOUT_MS);
+  } catch {
+    throw refused;
   }
+  if (addresses.length === 0 || (!exempt && addresses.some((a) => !isPublicAddress(a.address)))) throw refused;
   // IPv4 first: a dual-stack name is reached the way most receivers listen.
   return [...addresses].sort((a, b) => a.family - b.family)[0];
 }

@@ -38,6 +38,12 @@ export interface TestDeliveryResult {
   error: string | null;
 }
 
+/**
+ * Endpoints a workspace may have: every event costs one delivery per endpoint, and workers are
+ * shared by all workspaces.
+ */
+export const MAX_ENDPOINTS = 20;
+
 /** Longest webhook URL kept (the column's size). */
 const MAX_URL_LENGTH = 2048;
 
@@ -68,14 +74,20 @@ export class WebhookService {
     const url = await this.checkedUrl(input.url);
     const events = normalizeEvents('events', input.events ?? DEFAULT_EVENTS);
     const secret = newWebhookSecret();
-    const endpoint = ctx.em.create(WebhookEndpoint, {
-      organizationId: ctx.organizationId,
-      name,
-      url,
-      events,
-      secretCiphertext: this.deps.secrets.seal(secret),
+    const endpoint = await ctx.em.transactional(async (tx) => {
+      // One creation at a time per workspace, so parallel requests cannot pass the cap together.
+      await tx.execute('select id from organization where id = ? for update', [ctx.organizationId]);
+      if ((await tx.count(WebhookEndpoint, { deletedAt: null })) >= MAX_ENDPOINTS) {
+        throw new ValidationError(null, `A workspace may have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+      }
+      return tx.create(WebhookEndpoint, {
+        organizationId: ctx.organizationId,
+        name,
+        url,
+        events,
+        secretCiphertext: this.deps.secrets.seal(secret),
+      });
     });
-    await ctx.em.flush();
     return { endpoint, secret };
   }
 
