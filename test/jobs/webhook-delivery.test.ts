@@ -101,24 +101,10 @@ async function receiver(): Promise<HttpsReceiver> {
 // ---------------------------------------------------------------------------------------------
 
 /** A delivery row (timestamps as the driver returns them: ISO strings) with its endpoint's counters and, when pending, the scheduled delay. */
-interface DeliveryRow {
-  id: number;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempts: number;
-  max_attempts: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  sent_at: string | null;
-  response_status: number | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  last_error: string | null;
+interface DeliveryRow extends Omit<LoggedDelivery, 'webhook_id' | 'created_at'> {
   delay_ms: number | null;
   failure_count: number;
 }
-
 
 interface Endpoint {
   id: number;
