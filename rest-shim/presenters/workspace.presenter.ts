@@ -30,6 +30,7 @@ export const WorkspaceConfigBody = Type.Object({
   order_timing: Type.String(),
   page_limit: Type.Integer(),
   chatbot_enabled: Type.Boolean(),
+  time_zone: Type.String({ description: 'IANA time zone (extension)' }),
 });
 
 export function presentWorkspace(o: Organization) {
@@ -60,5 +61,6 @@ export function presentWorkspaceConfig(c: WorkspaceConfig) {
     order_timing: c.orderTiming,
     page_limit: c.pageLimit,
     chatbot_enabled: c.chatbotEnabled,
+    time_zone: c.timeZone,
   };
 }

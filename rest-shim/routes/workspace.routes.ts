@@ -17,6 +17,7 @@ const UpdateConfigBody = Type.Object(
     order_timing: Type.Optional(Type.String({ maxLength: 11, description: 'HH:MM-HH:MM (extension)' })),
     page_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Extension' })),
     chatbot_enabled: Type.Optional(Type.Boolean({ description: 'Extension' })),
+    time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone, e.g. Asia/Kolkata (extension)' })),
   },
   { minProperties: 1 },
 );
@@ -62,6 +63,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         orderTiming: b.order_timing,
         pageLimit: b.page_limit,
         chatbotEnabled: b.chatbot_enabled,
+        timeZone: b.time_zone,
       });
       return changed('Workspace configuration updated', presentWorkspaceConfig(config));
     },

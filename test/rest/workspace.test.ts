@@ -40,6 +40,7 @@ describe('REST /api/v1/workspace/config', () => {
     order_timing: '00:00-23:59',
     page_limit: 20,
     chatbot_enabled: false,
+    time_zone: 'UTC',
   });
 
   beforeAll(async () => {
@@ -115,6 +116,7 @@ describe('REST /api/v1/workspace/config', () => {
         order_timing: '06:30-18:45',
         page_limit: 50,
         chatbot_enabled: true,
+        time_zone: 'asia/kolkata',
       });
       expect(res.statusCode, res.body).toBe(200);
       const expected = {
@@ -131,6 +133,7 @@ describe('REST /api/v1/workspace/config', () => {
         order_timing: '06:30-18:45',
         page_limit: 50,
         chatbot_enabled: true,
+        time_zone: 'Asia/Kolkata',
       };
       expect(res.json()).toEqual({ response_code: 200, message: expect.any(String), data: expected });
       expect(res.json().message.length).toBeGreaterThan(0);
@@ -150,6 +153,10 @@ describe('REST /api/v1/workspace/config', () => {
       ['page_limit', 1, 1],
       ['page_limit', 100, 100],
       ['chatbot_enabled', false, false],
+      ['time_zone', 'America/New_York', 'America/New_York'],
+      ['time_zone', 'etc/gmt+5', 'Etc/GMT+5'],
+      ['time_zone', 'Asia/Calcutta', 'Asia/Calcutta'],
+      ['time_zone', ' utc ', 'UTC'],
       ['org_address', '', ''],
       ['gstin', '', ''],
     ])('changing only %s to %j leaves the other fields unchanged', async (field, value, stored) => {
@@ -203,6 +210,11 @@ describe('REST /api/v1/workspace/config', () => {
       ['page_limit', 2.5, /^page_limit /],
       ['page_limit', '20', /^page_limit /],
       ['chatbot_enabled', 'yes', /^chatbot_enabled /],
+      ['time_zone', 'Mars/Olympus_Mons', /^time_zone must be an IANA time zone name such as UTC or Asia\/Kolkata$/],
+      ['time_zone', '', /^time_zone must be an IANA time zone name/],
+      ['time_zone', '+05:30', /^time_zone must be an IANA time zone name/],
+      ['time_zone', 'x'.repeat(65), /^time_zone /],
+      ['time_zone', 5, /^time_zone /],
       ['org_footer_name', 'x'.repeat(201), /^org_footer_name /],
     ];
 

@@ -18,6 +18,7 @@ export class WorkspaceConfig extends TenantEntity<
   | 'orderTiming'
   | 'pageLimit'
   | 'chatbotEnabled'
+  | 'timeZone'
 > {
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 2048, nullable: true })
@@ -62,4 +63,8 @@ export class WorkspaceConfig extends TenantEntity<
   @Field()
   @Property({ type: 'boolean' })
   chatbotEnabled: boolean = false;
+
+  @Field({ description: 'IANA time zone of the workspace (e.g. Asia/Kolkata): the local day of "today" in statistics and exports.' })
+  @Property({ length: 64, default: 'UTC' })
+  timeZone: string = 'UTC';
 }

@@ -17,6 +17,7 @@ export interface WorkspaceConfigInput {
   orderTiming?: string;
   pageLimit?: number;
   chatbotEnabled?: boolean;
+  timeZone?: string;
 }
 
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
@@ -57,6 +58,7 @@ export class WorkspaceService {
     if (input.orderTiming != null) changes.orderTiming = rules.timeWindow('orderTiming', input.orderTiming);
     if (input.pageLimit != null) changes.pageLimit = this.pageLimit(input.pageLimit);
     if (input.chatbotEnabled != null) changes.chatbotEnabled = input.chatbotEnabled;
+    if (input.timeZone != null) changes.timeZone = await this.timeZone(ctx, input.timeZone);
     const config = await this.config(ctx);
     ctx.em.assign(config, changes);
     await ctx.em.flush();
@@ -69,8 +71,32 @@ export class WorkspaceService {
     return text;
   }
 
+  /**
+   * An IANA zone name PostgreSQL knows (its `at time zone` computes local days) and Node can format
+   * in, in PostgreSQL's spelling whatever the letter case given.
+   */
+  private async timeZone(ctx: RequestContext, value: string): Promise<string> {
+    const name = value.trim();
+    const [row] = await ctx.em.execute<{ name: string }[]>(
+      `select name from pg_timezone_names where lower(name) = lower(?) and name !~ '^(posix|right)/' order by name = ? desc limit 1`,
+      [name, name],
+    );
+    if (row && isFormattable(row.name)) return row.name;
+    throw new ValidationError('timeZone', 'must be an IANA time zone name such as UTC or Asia/Kolkata');
+  }
+
   private pageLimit(value: number): number {
     if (!Number.isInteger(value) || value < 1 || value > 100) throw new ValidationError('pageLimit', 'must be an integer from 1 to 100');
     return value;
+  }
+}
+
+/** Whether Node's Intl can show times in the zone. */
+function isFormattable(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -36,6 +36,9 @@ export class WorkspaceConfigInput {
 
   @Field({ nullable: true })
   chatbotEnabled?: boolean;
+
+  @Field({ nullable: true, description: 'IANA time zone, e.g. Asia/Kolkata' })
+  timeZone?: string;
 }
 
 @InputType({ description: 'Self-service signup: a new workspace and its first admin.' })
