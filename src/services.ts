@@ -5,6 +5,7 @@ import { DeliveryEngine } from './domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
 import { WebhookEventQueue } from './domains/webhooks/webhook-event-queue';
 import { WebhookService } from './domains/webhooks/webhook.service';
+import { AttendanceService } from './domains/attendance/attendance.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -55,6 +56,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     orders: new OrderService(secrets.hashKey, events),
     apiKeyAuthenticator,
     apiKeys: new ApiKeyService(apiKeyAuthenticator, messenger, background),
+    attendance: new AttendanceService(),
     webhooks: new WebhookService(deliveryDeps, new DeliveryEngine(deliveryDeps)),
   };
 }

@@ -1,5 +1,6 @@
 import { TenantCounter } from './tenant-counter.entity';
 import { ApiKey } from '../domains/api-keys/api-key.entity';
+import { Attendance } from '../domains/attendance/attendance.entity';
 import { WebhookDelivery } from '../domains/webhooks/webhook-delivery.entity';
 import { WebhookEndpoint } from '../domains/webhooks/webhook-endpoint.entity';
 import { Passkey } from '../domains/auth/passkey.entity';
@@ -47,4 +48,5 @@ export const ENTITIES = [
   ApiKey,
   WebhookEndpoint,
   WebhookDelivery,
+  Attendance,
 ];

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import { ApiKeyResolver } from '../domains/api-keys/api-key.resolver';
 import { WebhookResolver } from '../domains/webhooks/webhook.resolver';
+import { AttendanceResolver } from '../domains/attendance/attendance.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -32,6 +33,7 @@ export const RESOLVERS = [
   OrderItemResolver,
   ApiKeyResolver,
   WebhookResolver,
+  AttendanceResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -61,6 +61,8 @@ describe('tenant isolation', () => {
     });
     expect(hook.statusCode, hook.body).toBe(201);
     const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    const checkedIn = await t.request({ method: 'POST', url: '/api/v1/attendance/check-in', token: employee.token });
+    expect(checkedIn.statusCode, checkedIn.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,

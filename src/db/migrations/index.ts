@@ -4,6 +4,7 @@ import { Migration20261121220431 } from './Migration20261121220431';
 import { Migration20261121235944 } from './Migration20261121235944';
 import { Migration20261122004059 } from './Migration20261122004059';
 import { Migration20261122013740 } from './Migration20261122013740';
+import { Migration20261122014102 } from './Migration20261122014102';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121235944', class: Migration20261121235944 },
   { name: 'Migration20261122004059', class: Migration20261122004059 },
   { name: 'Migration20261122013740', class: Migration20261122013740 },
+  { name: 'Migration20261122014102', class: Migration20261122014102 },
 ];

@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import type { Attendance } from '../../src/domains/attendance/attendance.entity';
+import { DateString, Nullable, Timestamp } from '../schemas';
+
+/** An attendance record: one user's local day. */
+export const AttendanceBody = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.Integer(),
+  user_name: Type.String(),
+  date: DateString,
+  check_in_at: Timestamp,
+  check_out_at: Nullable(Timestamp),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+});
+
+/** Needs the user loaded. */
+export function presentAttendance(a: Attendance) {
+  return {
+    id: a.id,
+    user_id: a.user.id,
+    user_name: `${a.user.firstName} ${a.user.lastName}`,
+    date: a.day,
+    check_in_at: a.checkInAt,
+    check_out_at: a.checkOutAt,
+    latitude: a.latitude,
+    longitude: a.longitude,
+  };
+}

@@ -1,0 +1,85 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
+import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import * as rules from '../../shared/rules';
+import { isCustomer, requireStaff } from '../auth/permissions';
+import { User, UserType } from '../users/user.entity';
+import { workspaceToday } from '../workspace/local-day';
+import { Attendance } from './attendance.entity';
+
+export interface CheckInInput {
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+export interface AttendanceFilter {
+  date?: string | null;
+  userId?: number | null;
+}
+
+/**
+ * Attendance of staff: a signed-in employee or admin checks in once per local day (the
+ * workspace's time zone) and out once. Admins see everyone's; employees their own.
+ */
+export class AttendanceService {
+  /** 409 when already checked in today. */
+  async checkIn(ctx: RequestContext, input: CheckInInput): Promise<Attendance> {
+    const session = ctx.requireSession();
+    if (isCustomer(ctx)) throw new ForbiddenError('Only employees and admins record attendance');
+    const { latitude, longitude } = location(input);
+    const day = await workspaceToday(ctx.em, session.organizationId);
+    const existing = await ctx.em.findOne(Attendance, { user: session.userId, day });
+    if (existing) throw new ConflictError(`Already checked in today (${day})`);
+    const record = ctx.em.create(Attendance, {
+      organizationId: session.organizationId,
+      user: ctx.em.getReference(User, session.userId),
+      day,
+      checkInAt: new Date(),
+      latitude,
+      longitude,
+    });
+    await ctx.em.flush();
+    await ctx.em.populate(record, ['user']);
+    return record;
+  }
+
+  /** 409 without a check-in today, or when already checked out. */
+  async checkOut(ctx: RequestContext): Promise<Attendance> {
+    const session = ctx.requireSession();
+    const day = await workspaceToday(ctx.em, session.organizationId);
+    const record = await ctx.em.findOne(Attendance, { user: session.userId, day }, { populate: ['user'] });
+    if (!record) throw new ConflictError(`Not checked in today (${day})`);
+    if (record.checkOutAt) throw new ConflictError(`Already checked out today (${day})`);
+    record.checkOutAt = new Date();
+    await ctx.em.flush();
+    return record;
+  }
+
+  /** Staff only; newest day first. Employees see only their own records. */
+  async list(ctx: RequestContext, filter: AttendanceFilter, pageRequest: PageRequest): Promise<Paginated<Attendance>> {
+    requireStaff(ctx);
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const principal = ctx.requirePrincipal();
+    const ownOnly = principal.kind === 'session' && principal.userType === UserType.EMPLOYEE;
+    const where: FilterQuery<Attendance> = {
+      ...(filter.date != null ? { day: rules.calendarDate('date', filter.date) } : {}),
+      ...(ownOnly ? { user: ctx.userId! } : filter.userId != null ? { user: filter.userId } : {}),
+    };
+    const [items, total] = await ctx.em.findAndCount(Attendance, where, {
+      populate: ['user'],
+      orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' },
+      limit,
+      offset,
+    });
+    return { items, total, page, limit };
+  }
+}
+
+function location(input: CheckInInput): { latitude: number | null; longitude: number | null } {
+  const { latitude = null, longitude = null } = input;
+  if ((latitude === null) !== (longitude === null)) throw new ValidationError(latitude === null ? 'latitude' : 'longitude', 'is required with the other coordinate');
+  if (latitude !== null && (!Number.isFinite(latitude) || latitude < -90 || latitude > 90)) throw new ValidationError('latitude', 'must be from -90 to 90');
+  if (longitude !== null && (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)) throw new ValidationError('longitude', 'must be from -180 to 180');
+  return { latitude, longitude };
+}
