@@ -127,6 +127,7 @@ describe('POST /api/v1/signup/register', () => {
           order_timing: expect.stringMatching(/^\d{2}:\d{2}-\d{2}:\d{2}$/),
           page_limit: 20,
           chatbot_enabled: false,
+          time_zone: 'UTC',
         },
         workspace: {
           workspace_id: workspace.workspace_id,
