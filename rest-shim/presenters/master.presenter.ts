@@ -2,8 +2,9 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { MasterEntity, MasterKindName } from '../../src/domains/masters/master-kinds';
 import type { ProductClass } from '../../src/domains/masters/product-class.entity';
 import type { Role } from '../../src/domains/users/role.entity';
+import type { Outlet } from '../../src/domains/masters/outlet.entity';
 import type { Route } from '../../src/domains/masters/route.entity';
-import { Timestamp } from '../schemas';
+import { Nullable, Timestamp } from '../schemas';
 
 const id = { id: Type.Integer() };
 const tail = { status: Type.Integer({ description: '1 active, 0 inactive' }), createdAt: Timestamp };
@@ -34,6 +35,36 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
     nameField: 'production_unit_name',
     body: Type.Object({ ...id, production_unit_name: Type.String(), ...tail }),
     present: (e) => ({ production_unit_name: e.name }),
+  },
+  outlets: {
+    nameField: 'outlet_name',
+    body: Type.Object({
+      ...id,
+      outlet_name: Type.String(),
+      town_id: Type.Integer(),
+      town_name: Type.String(),
+      route_id: Type.Integer(),
+      route_name: Type.String(),
+      phone: Type.String(),
+      latitude: Nullable(Type.Number()),
+      longitude: Nullable(Type.Number()),
+      tagged_at: Nullable(Timestamp),
+      ...tail,
+    }),
+    present: (e) => {
+      const o = e as Outlet;
+      return {
+        outlet_name: o.name,
+        town_id: o.town.id,
+        town_name: o.town.name,
+        route_id: o.route.id,
+        route_name: o.route.name,
+        phone: o.phone,
+        latitude: o.latitude,
+        longitude: o.longitude,
+        tagged_at: o.taggedAt,
+      };
+    },
   },
 };
 

@@ -15,6 +15,11 @@ const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {
   towns: {},
   routes: { town_id: Type.Integer({ minimum: 1 }) },
   'production-units': {},
+  outlets: {
+    town_id: Type.Integer({ minimum: 1 }),
+    route_id: Type.Integer({ minimum: 1, description: 'A route of the town' }),
+    phone: Type.String({ minLength: 1, maxLength: 30 }),
+  },
 };
 
 const TAG = 'Masters';
@@ -36,6 +41,8 @@ function toInput(kind: MasterKindName, body: Record<string, unknown>): MasterInp
     unit: body.unit as string | undefined,
     description: body.description as string | undefined,
     townId: body.town_id as number | undefined,
+    routeId: body.route_id as number | undefined,
+    phone: body.phone as string | undefined,
   };
 }
 
@@ -93,4 +100,18 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     );
   }
+
+  app.post(
+    '/masters/outlets/:id/tag',
+    {
+      schema: {
+        tags: [TAG],
+        summary: 'Tag an outlet on a visit: its location and now (staff and API keys)',
+        params: IdParams,
+        body: Type.Object({ latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) }),
+        response: changedResponse(MASTER_REST.outlets.body),
+      },
+    },
+    async (request) => changed('Outlet tagged', presentMaster('outlets', await app.services.masters.tagOutlet(request.ctx, request.params.id, request.body))),
+  );
 };

@@ -7,6 +7,7 @@ import { Passkey } from '../domains/auth/passkey.entity';
 import { SignInCode } from '../domains/auth/sign-in-code.entity';
 import { SpentNonce } from '../domains/auth/spent-nonce.entity';
 import { NamedRecord } from '../domains/masters/named-record.entity';
+import { Outlet } from '../domains/masters/outlet.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { ProductClass } from '../domains/masters/product-class.entity';
 import { Route } from '../domains/masters/route.entity';
@@ -49,4 +50,5 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   Attendance,
+  Outlet,
 ];

@@ -26,6 +26,12 @@ export function optionalText(field: string, value: string | undefined | null, ma
   return text;
 }
 
+/** A latitude (limit 90) or longitude (limit 180) in degrees. */
+export function coordinate(field: string, value: number, limit: 90 | 180): number {
+  if (!Number.isFinite(value) || value < -limit || value > limit) throw new ValidationError(field, `must be from -${limit} to ${limit}`);
+  return value;
+}
+
 /** An e-mail address, lower-cased. */
 export function email(field: string, value: string): string {
   const text = value.trim().toLowerCase();

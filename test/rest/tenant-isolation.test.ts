@@ -5,12 +5,12 @@ import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { TenantEntity } from '../../src/db/tenant.entity';
 import { Order } from '../../src/domains/orders/order.entity';
 import { UserType } from '../../src/domains/users/user.entity';
-import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { createApiKey, createUser, createWorkspace, uniquePhone, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
 
-const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units'] as const;
+const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets'] as const;
 type Kind = (typeof KINDS)[number];
 const NAME_FIELD: Record<Kind, string> = {
   'product-classes': 'product_class',
@@ -18,6 +18,7 @@ const NAME_FIELD: Record<Kind, string> = {
   towns: 'town_name',
   routes: 'route_name',
   'production-units': 'production_unit_name',
+  outlets: 'outlet_name',
 };
 
 /** Everything one workspace holds, by id. */
@@ -52,7 +53,11 @@ describe('tenant isolation', () => {
       towns: town,
       routes: await make('routes', { route_name: `Route ${n}`, town_id: town }),
       'production-units': await make('production-units', { production_unit_name: `Unit ${n}` }),
+      outlets: 0,
     };
+    masters.outlets = await make('outlets', { outlet_name: `Outlet ${n}`, route_id: masters.routes, town_id: town, phone: uniquePhone() });
+    const tagged = await t.request({ method: 'POST', url: `/api/v1/masters/outlets/${masters.outlets}/tag`, token: ws.token, payload: { latitude: 1, longitude: 2 } });
+    expect(tagged.statusCode, tagged.body).toBe(200);
     const hook = await t.request({
       method: 'POST',
       url: '/api/v1/developer/webhooks',

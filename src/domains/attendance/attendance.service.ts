@@ -79,7 +79,8 @@ export class AttendanceService {
 function location(input: CheckInInput): { latitude: number | null; longitude: number | null } {
   const { latitude = null, longitude = null } = input;
   if ((latitude === null) !== (longitude === null)) throw new ValidationError(latitude === null ? 'latitude' : 'longitude', 'is required with the other coordinate');
-  if (latitude !== null && (!Number.isFinite(latitude) || latitude < -90 || latitude > 90)) throw new ValidationError('latitude', 'must be from -90 to 90');
-  if (longitude !== null && (!Number.isFinite(longitude) || longitude < -180 || longitude > 180)) throw new ValidationError('longitude', 'must be from -180 to 180');
-  return { latitude, longitude };
+  return {
+    latitude: latitude === null ? null : rules.coordinate('latitude', latitude, 90),
+    longitude: longitude === null ? null : rules.coordinate('longitude', longitude, 180),
+  };
 }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../errors/app-error';
 import * as rules from '../../shared/rules';
 import { Role } from '../users/role.entity';
+import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
@@ -16,12 +17,16 @@ export interface MasterInput {
   unit?: string;
   /** Roles: a description. */
   description?: string;
-  /** Routes: the town the route lies in. */
+  /** Routes and outlets: the town the route lies in. */
   townId?: number;
+  /** Outlets: the route the outlet is on (it must lie in the town). */
+  routeId?: number;
+  /** Outlets: a contact number. */
+  phone?: string;
 }
 
 /** The master records users, products and orders refer to. */
-export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit;
+export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet;
 
 /** How one kind of master record is stored and checked. */
 export interface MasterKind<E extends MasterEntity = MasterEntity> {
@@ -31,7 +36,7 @@ export interface MasterKind<E extends MasterEntity = MasterEntity> {
   /** Relations loaded with each record. */
   populate: string[];
   /** Kind-specific fields of a create (all given) or an update (only those given). */
-  extras(ctx: RequestContext, input: MasterInput, creating: boolean): Promise<Partial<E>>;
+  extras(ctx: RequestContext, input: MasterInput, creating: boolean, current?: E): Promise<Partial<E>>;
   /** Extra columns that, with the name, must be unique in the workspace. */
   uniqueWith(data: Partial<E>, current?: E): Record<string, unknown>;
 }
@@ -49,7 +54,20 @@ async function townOf(ctx: RequestContext, townId: number | undefined, creating:
   return { town };
 }
 
-/** The five master kinds, by their REST path segment. */
+/** An outlet's town and route: both on create, the route inside the town; on update either may change. */
+async function placeOf(ctx: RequestContext, input: MasterInput, creating: boolean, current?: Outlet): Promise<Partial<Outlet>> {
+  const town = input.townId != null ? (await townOf(ctx, input.townId, creating)).town : undefined;
+  if (creating && input.routeId == null) throw new ValidationError('routeId', 'is required');
+  const route = input.routeId != null ? await ctx.em.findOne(Route, { id: input.routeId }, { populate: ['town'] }) : undefined;
+  if (input.routeId != null && !route) throw new ValidationError('routeId', 'does not name a route of this workspace');
+  if (creating && input.townId == null) throw new ValidationError('townId', 'is required');
+  const townId = (town ?? current?.town)?.id;
+  const routeTownId = (route ?? current?.route)?.town.id;
+  if ((town || route) && townId !== routeTownId) throw new ValidationError('routeId', 'is not a route of the given town');
+  return { ...(town ? { town } : {}), ...(route ? { route } : {}) };
+}
+
+/** The master kinds, by their REST path segment. */
 export const MASTER_KINDS = {
   'product-classes': {
     entity: ProductClass,
@@ -82,6 +100,16 @@ export const MASTER_KINDS = {
     extras: none,
     uniqueWith: noScope,
   } satisfies MasterKind<ProductionUnit>,
+  outlets: {
+    entity: Outlet,
+    label: 'Outlet',
+    populate: ['town', 'route', 'route.town'],
+    extras: async (ctx, input, creating, current) => ({
+      ...(await placeOf(ctx, input, creating, current)),
+      ...(input.phone != null || creating ? { phone: rules.phone('phone', input.phone ?? '') } : {}),
+    }),
+    uniqueWith: (data, current) => ({ route: data.route ?? current?.route }),
+  } satisfies MasterKind<Outlet>,
 };
 
 export type MasterKindName = keyof typeof MASTER_KINDS;

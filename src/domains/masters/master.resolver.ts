@@ -1,11 +1,12 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Float, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import { related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
 import type { MasterEntity, MasterKindName } from './master-kinds';
-import { MasterListArgs, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { MasterListArgs, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
@@ -62,12 +63,39 @@ export class RouteFieldsResolver {
   }
 }
 
-/** The GraphQL resolvers of the five master kinds. */
+@Resolver(() => Outlet)
+export class OutletFieldsResolver {
+  @FieldResolver(() => Town)
+  town(@Root() outlet: Outlet, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+    return related(outlet.town, loaders.town);
+  }
+
+  @FieldResolver(() => Route)
+  route(@Root() outlet: Outlet, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+    return related(outlet.route, loaders.route);
+  }
+
+  @Authorized()
+  @InGroup('masters')
+  @Mutation(() => Outlet, { description: 'Tags an outlet on a visit: its location and now (staff and API keys).' })
+  tagOutlet(
+    @Arg('id', () => Int) id: number,
+    @Arg('latitude', () => Float) latitude: number,
+    @Arg('longitude', () => Float) longitude: number,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Outlet> {
+    return services.masters.tagOutlet(ctx, id, { latitude, longitude });
+  }
+}
+
+/** The GraphQL resolvers of the master kinds. */
 export const MASTER_RESOLVERS = [
   masterResolver('product-classes', ProductClass, ProductClassInput, 'ProductClass', 'productClasses'),
   masterResolver('roles', Role, RoleInput, 'Role', 'roles'),
   masterResolver('towns', Town, TownInput, 'Town', 'towns'),
   masterResolver('routes', Route, RouteInput, 'Route', 'routes'),
   masterResolver('production-units', ProductionUnit, ProductionUnitInput, 'ProductionUnit', 'productionUnits'),
+  masterResolver('outlets', Outlet, OutletInput, 'Outlet', 'outlets'),
   RouteFieldsResolver,
+  OutletFieldsResolver,
 ];

@@ -4,6 +4,8 @@ import { ConflictError, NotFoundError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
 import { likeEscape, searchCondition } from '../../shared/search';
+import { requireStaff } from '../auth/permissions';
+import type { Outlet } from './outlet.entity';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
 
 /** Filters of a master list. */
@@ -12,7 +14,7 @@ export interface MasterFilter {
   status?: number;
 }
 
-/** Lists, creates and changes the master records (product classes, roles, towns, routes, production units). */
+/** Lists, creates and changes the master records (product classes, roles, towns, routes, production units, outlets). */
 export class MasterService {
   /** Any caller of the workspace may read masters; ordered by name. */
   async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterEntity>> {
@@ -62,12 +64,26 @@ export class MasterService {
     const data = {
       ...(input.name != null ? { name: rules.requiredText('name', input.name, 120) } : {}),
       ...(input.status != null ? { status: this.status(input.status) } : {}),
-      ...(await kind.extras(ctx, input, false)),
+      ...(await kind.extras(ctx, input, false, record)),
     } as Partial<MasterEntity>;
     await this.assertNameFree(ctx, kind, { name: record.name, ...data }, record);
     ctx.em.assign(record, data as never);
     await ctx.em.flush();
     return record;
+  }
+
+  /**
+   * Staff (and API keys) tag an outlet on a visit: its location and the moment are recorded. A
+   * later tag replaces both.
+   */
+  async tagOutlet(ctx: RequestContext, id: number, at: { latitude: number; longitude: number }): Promise<Outlet> {
+    requireStaff(ctx);
+    const latitude = rules.coordinate('latitude', at.latitude, 90);
+    const longitude = rules.coordinate('longitude', at.longitude, 180);
+    const outlet = (await this.get(ctx, 'outlets', id)) as Outlet;
+    ctx.em.assign(outlet, { latitude, longitude, taggedAt: new Date() });
+    await ctx.em.flush();
+    return outlet;
   }
 
   private kind(name: MasterKindName): MasterKind {

@@ -35,6 +35,18 @@ export class ProductClassInput extends TownInput {
   unit?: string;
 }
 
+@InputType({ description: 'An outlet on a route; townId, routeId and phone are required on create.' })
+export class OutletInput extends TownInput {
+  @Field(() => Int, { nullable: true })
+  townId?: number;
+
+  @Field(() => Int, { nullable: true, description: 'A route of the town.' })
+  routeId?: number;
+
+  @Field({ nullable: true })
+  phone?: string;
+}
+
 @InputType({ description: 'A role of the workspace.' })
 export class RoleInput extends TownInput {
   @Field({ nullable: true })
