@@ -3,6 +3,7 @@ import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
+import { paymentRoutes } from './routes/payments.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
@@ -25,7 +26,7 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
     await app.register(routes, { limits: opts.limits });
   }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes]) {
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes]) {
     await app.register(routes);
   }
 }

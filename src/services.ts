@@ -6,6 +6,7 @@ import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
 import { WebhookEventQueue } from './domains/webhooks/webhook-event-queue';
 import { WebhookService } from './domains/webhooks/webhook.service';
 import { AttendanceService } from './domains/attendance/attendance.service';
+import { PaymentService } from './domains/payments/payment.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -57,6 +58,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     apiKeyAuthenticator,
     apiKeys: new ApiKeyService(apiKeyAuthenticator, messenger, background),
     attendance: new AttendanceService(),
+    payments: new PaymentService(),
     webhooks: new WebhookService(deliveryDeps, new DeliveryEngine(deliveryDeps)),
   };
 }

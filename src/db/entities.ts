@@ -8,6 +8,7 @@ import { SignInCode } from '../domains/auth/sign-in-code.entity';
 import { SpentNonce } from '../domains/auth/spent-nonce.entity';
 import { NamedRecord } from '../domains/masters/named-record.entity';
 import { Outlet } from '../domains/masters/outlet.entity';
+import { Payment } from '../domains/payments/payment.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { ProductClass } from '../domains/masters/product-class.entity';
 import { Route } from '../domains/masters/route.entity';
@@ -51,4 +52,5 @@ export const ENTITIES = [
   WebhookDelivery,
   Attendance,
   Outlet,
+  Payment,
 ];

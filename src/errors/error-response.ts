@@ -33,7 +33,9 @@ export function answerFor(
   fieldStyle: (field: string) => string = snakeCaseField,
 ): ErrorAnswer {
   if (err instanceof ValidationError && err.field) {
-    return { status: 400, code: err.graphqlCode, message: `${fieldStyle(err.field)} ${err.problem}` };
+    // Problems may name another field ("must not be after dateTo"): spelt the same way.
+    const problem = err.problem.replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (name) => fieldStyle(name));
+    return { status: 400, code: err.graphqlCode, message: `${fieldStyle(err.field)} ${problem}` };
   }
   if (err instanceof AppError) {
     return { status: err.status, code: err.graphqlCode, message: err.message };

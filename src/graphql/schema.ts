@@ -3,6 +3,7 @@ import { buildSchema, type AuthChecker } from 'type-graphql';
 import { ApiKeyResolver } from '../domains/api-keys/api-key.resolver';
 import { WebhookResolver } from '../domains/webhooks/webhook.resolver';
 import { AttendanceResolver } from '../domains/attendance/attendance.resolver';
+import { PaymentResolver } from '../domains/payments/payment.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -34,6 +35,7 @@ export const RESOLVERS = [
   ApiKeyResolver,
   WebhookResolver,
   AttendanceResolver,
+  PaymentResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -76,6 +76,8 @@ describe('tenant isolation', () => {
     });
     await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
     await createApiKey(t, ws, { scopes: 'read' });
+    const paid = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { order_id: order.id, amount: 1 } });
+    expect(paid.statusCode, paid.body).toBe(201);
     return {
       ws,
       catalog,

@@ -31,11 +31,11 @@ describe('API key scopes', () => {
   });
 
   it.each([
-    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance'],
-    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance'],
-    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance'],
-    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance'],
-    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance'],
+    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
+    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
+    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
+    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
+    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
   ])('refuses %j with 400', (given, message) => {
     expect(refusal(() => normalizeScopes('scopes', given))).toEqual({ status: 400, message });
   });

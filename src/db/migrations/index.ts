@@ -6,6 +6,7 @@ import { Migration20261122004059 } from './Migration20261122004059';
 import { Migration20261122013740 } from './Migration20261122013740';
 import { Migration20261122014102 } from './Migration20261122014102';
 import { Migration20261122015044 } from './Migration20261122015044';
+import { Migration20261122020118 } from './Migration20261122020118';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122013740', class: Migration20261122013740 },
   { name: 'Migration20261122014102', class: Migration20261122014102 },
   { name: 'Migration20261122015044', class: Migration20261122015044 },
+  { name: 'Migration20261122020118', class: Migration20261122020118 },
 ];

@@ -5,7 +5,7 @@
  */
 
 /** Groups an API key may be confined to with a resource token. */
-export const RESOURCE_GROUPS = ['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'reports', 'workspace', 'attendance'] as const;
+export const RESOURCE_GROUPS = ['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'reports', 'workspace', 'attendance', 'payments'] as const;
 
 /** Groups closed to API keys whatever their scopes (403): sign-in, administration and user-facing apps. */
 export const KEY_REFUSED_GROUPS = [

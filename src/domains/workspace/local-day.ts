@@ -11,3 +11,19 @@ export async function workspaceToday(em: EntityManager, organizationId: number):
   );
   return row.today;
 }
+
+/** The instant a local day (YYYY-MM-DD) of the workspace begins: the lower bound of "on that day". */
+export async function localDayStart(em: EntityManager, organizationId: number, day: string): Promise<Date> {
+  const [row] = await em.execute<{ start: Date }[]>(
+    `select (?::date::timestamp at time zone c.time_zone) as start from workspace_config c where c.organization_id = ?`,
+    [day, organizationId],
+  );
+  return new Date(row.start);
+}
+
+/** The day after a YYYY-MM-DD date. */
+export function nextDay(day: string): string {
+  const next = new Date(`${day}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
+import { created, paginated } from '../envelope';
+import { PaymentBody, presentPayment } from '../presenters/payment.presenter';
+import { createdResponse, DateString, listResponse, Nullable, PageQuery } from '../schemas';
+
+const RecordPaymentBody = Type.Object({
+  order_id: Type.Integer({ minimum: 1 }),
+  amount: Type.Number({ exclusiveMinimum: 0, description: 'At most what the order still owes' }),
+  mode_of_payment: Type.Optional(Nullable(Type.String({ enum: [...PAYMENT_MODES], description: 'default cash' }))),
+  paid_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'default now; not in the future' }))),
+  reference: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+});
+
+const PaymentQuery = Type.Object({
+  ...PageQuery,
+  order_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  date_from: Type.Optional(DateString),
+  date_to: Type.Optional(DateString),
+});
+
+/** Collections against orders (extension resources; see the README). */
+export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const tags = ['Payments'];
+
+  app.post(
+    '/payments',
+    { schema: { tags, summary: 'Record money collected against an order (staff and API keys)', body: RecordPaymentBody, response: createdResponse(PaymentBody) } },
+    async (request, reply) => {
+      const b = request.body;
+      const payment = await app.services.payments.record(request.ctx, {
+        orderId: b.order_id,
+        amount: b.amount,
+        modeOfPayment: b.mode_of_payment,
+        paidAt: b.paid_at,
+        reference: b.reference,
+      });
+      return reply.code(201).send(created('Payment recorded', presentPayment(payment)));
+    },
+  );
+
+  app.get(
+    '/payments',
+    { schema: { tags, summary: 'Payments, newest first (staff); dates are the workspace’s local days', querystring: PaymentQuery, response: listResponse(PaymentBody) } },
+    async (request) => {
+      const q = request.query;
+      const page = await app.services.payments.list(request.ctx, { orderId: q.order_id, dateFrom: q.date_from, dateTo: q.date_to }, q);
+      return paginated(page, presentPayment);
+    },
+  );
+};

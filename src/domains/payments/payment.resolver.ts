@@ -1,0 +1,55 @@
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, Float, InputType, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphqlContext } from '../../graphql/context';
+import { PageOf, toPage, type Page } from '../../graphql/page.types';
+import { PageArgs } from '../../graphql/pagination.types';
+import { InGroup } from '../../graphql/route-group';
+import { Payment } from './payment.entity';
+
+const PaymentPage = PageOf(Payment, 'Payment');
+
+@ArgsType()
+class PaymentListArgs extends PageArgs {
+  @Field(() => Int, { nullable: true })
+  orderId?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, the workspace’s local day' })
+  dateFrom?: string | null;
+
+  @Field(() => String, { nullable: true })
+  dateTo?: string | null;
+}
+
+@InputType()
+class RecordPaymentInput {
+  @Field(() => Int)
+  orderId!: number;
+
+  @Field(() => Float, { description: 'At most what the order still owes.' })
+  amount!: number;
+
+  @Field(() => String, { nullable: true, description: 'cash (default), credit, upi, card, bank_transfer or cheque' })
+  modeOfPayment?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'Default now.' })
+  paidAt?: Date | null;
+
+  @Field(() => String, { nullable: true })
+  reference?: string | null;
+}
+
+@Authorized()
+@Resolver()
+export class PaymentResolver {
+  @InGroup('payments')
+  @Query(() => PaymentPage, { description: 'Payments, newest first (staff).' })
+  async payments(@Args(() => PaymentListArgs) args: PaymentListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Payment>> {
+    const { page, limit, ...filter } = args;
+    return toPage(await services.payments.list(ctx, filter, { page, limit }));
+  }
+
+  @InGroup('payments')
+  @Mutation(() => Payment, { description: 'Records money collected against an order (staff and API keys).' })
+  recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Payment> {
+    return services.payments.record(ctx, input);
+  }
+}

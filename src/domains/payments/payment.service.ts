@@ -1,0 +1,90 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { RequestContext } from '../../context/request-context';
+import { ValidationError } from '../../errors/app-error';
+import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import * as rules from '../../shared/rules';
+import { requireStaff } from '../auth/permissions';
+import { Order } from '../orders/order.entity';
+import { PAYMENT_MODES } from '../orders/order.service';
+import { User } from '../users/user.entity';
+import { localDayStart, nextDay } from '../workspace/local-day';
+import { Payment } from './payment.entity';
+
+export interface RecordPaymentInput {
+  orderId: number;
+  amount: number;
+  modeOfPayment?: string | null;
+  paidAt?: string | Date | null;
+  reference?: string | null;
+}
+
+export interface PaymentFilter {
+  orderId?: number | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+/**
+ * Collections against orders, recorded by staff or API keys. The payments of one order never add
+ * up to more than its total.
+ */
+export class PaymentService {
+  /** 400 when the amount is not positive or is more than the order still owes. */
+  async record(ctx: RequestContext, input: RecordPaymentInput): Promise<Payment> {
+    requireStaff(ctx);
+    const amount = rules.money('amount', input.amount);
+    if (amount === 0) throw new ValidationError('amount', 'must be greater than 0');
+    const modeOfPayment = rules.oneOf('modeOfPayment', input.modeOfPayment ?? 'cash', PAYMENT_MODES);
+    const paidAt = input.paidAt == null ? new Date() : paidMoment(input.paidAt);
+    const reference = input.reference ? rules.optionalText('reference', input.reference, 100) || null : null;
+    const payment = await ctx.em.transactional(async (tx) => {
+      // The order's row lock serializes payments of one order, so two cannot overpay it together.
+      const order = await tx.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!order) throw new ValidationError('orderId', 'does not name an order of this workspace');
+      const [{ paid }] = await tx.execute<{ paid: string }[]>('select coalesce(sum(amount), 0) as paid from payment where order_id = ?', [order.id]);
+      const outstanding = Math.round((order.totalAmount - Number(paid)) * 100) / 100;
+      if (amount > outstanding) throw new ValidationError('amount', `is more than the order still owes (${outstanding.toFixed(2)})`);
+      return tx.create(Payment, {
+        organizationId: ctx.organizationId,
+        order,
+        amount,
+        modeOfPayment,
+        paidAt,
+        reference,
+        recordedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
+        recordedByApiKeyId: ctx.apiKeyId,
+      });
+    });
+    await ctx.em.populate(payment, ['order']);
+    return payment;
+  }
+
+  /** Staff only; newest first. Dates are the workspace's local days. */
+  async list(ctx: RequestContext, filter: PaymentFilter, pageRequest: PageRequest): Promise<Paginated<Payment>> {
+    requireStaff(ctx);
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const from = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
+    const to = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
+    if (from && to && from > to) throw new ValidationError('dateFrom', 'must not be after dateTo');
+    const where: FilterQuery<Payment> = {
+      ...(filter.orderId != null ? { order: filter.orderId } : {}),
+      ...(from || to
+        ? {
+            paidAt: {
+              ...(from ? { $gte: await localDayStart(ctx.em, ctx.organizationId, from) } : {}),
+              ...(to ? { $lt: await localDayStart(ctx.em, ctx.organizationId, nextDay(to)) } : {}),
+            },
+          }
+        : {}),
+    };
+    const [items, total] = await ctx.em.findAndCount(Payment, where, { populate: ['order'], orderBy: { paidAt: 'desc', id: 'desc' }, limit, offset });
+    return { items, total, page, limit };
+  }
+}
+
+function paidMoment(value: string | Date): Date {
+  const at = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(at.getTime())) throw new ValidationError('paidAt', 'must be an ISO 8601 timestamp');
+  if (at.getTime() > Date.now() + 5 * 60_000) throw new ValidationError('paidAt', 'must not be in the future');
+  return at;
+}
