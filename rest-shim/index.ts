@@ -4,6 +4,7 @@ import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { paymentRoutes } from './routes/payments.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
@@ -26,7 +27,7 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
     await app.register(routes, { limits: opts.limits });
   }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes]) {
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes, dashboardRoutes]) {
     await app.register(routes);
   }
 }

@@ -7,6 +7,7 @@ import { WebhookEventQueue } from './domains/webhooks/webhook-event-queue';
 import { WebhookService } from './domains/webhooks/webhook.service';
 import { AttendanceService } from './domains/attendance/attendance.service';
 import { PaymentService } from './domains/payments/payment.service';
+import { DashboardService } from './domains/dashboard/dashboard.service';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -59,6 +60,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     apiKeys: new ApiKeyService(apiKeyAuthenticator, messenger, background),
     attendance: new AttendanceService(),
     payments: new PaymentService(),
+    dashboard: new DashboardService(),
     webhooks: new WebhookService(deliveryDeps, new DeliveryEngine(deliveryDeps)),
   };
 }

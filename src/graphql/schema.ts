@@ -4,6 +4,7 @@ import { ApiKeyResolver } from '../domains/api-keys/api-key.resolver';
 import { WebhookResolver } from '../domains/webhooks/webhook.resolver';
 import { AttendanceResolver } from '../domains/attendance/attendance.resolver';
 import { PaymentResolver } from '../domains/payments/payment.resolver';
+import { DashboardResolver } from '../domains/dashboard/dashboard.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -36,6 +37,7 @@ export const RESOLVERS = [
   WebhookResolver,
   AttendanceResolver,
   PaymentResolver,
+  DashboardResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -1,0 +1,88 @@
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { RequestContext } from '../../context/request-context';
+import { requireStaff } from '../auth/permissions';
+
+/** The twelve numbers of GET /dashboard/stats ("today" is the workspace's local day). */
+@ObjectType()
+export class DashboardStats {
+  @Field(() => Int) orderInitiatedCount!: number;
+  @Field(() => Int) orderForwardedCount!: number;
+  @Field(() => Int) orderApprovedCount!: number;
+  @Field(() => Int) orderDeliveredCount!: number;
+  @Field(() => Int, { description: 'Active employees.' }) totalEmployees!: number;
+  @Field(() => Int, { description: 'Users checked in today.' }) todayAttendance!: number;
+  @Field(() => Int, { description: 'Outlets that have been tagged.' }) totalTaggedOutlets!: number;
+  @Field(() => Int, { description: 'Outlets tagged today.' }) todayTaggedOutlets!: number;
+  @Field(() => Float, { description: 'Total of the orders dated today.' }) todayRevenue!: number;
+  @Field(() => Float, { description: 'Delivered order value not yet collected.' }) pendingAmount!: number;
+  @Field(() => Float, { description: 'All payments collected.' }) totalCollection!: number;
+  @Field(() => Float, { description: 'Payments collected today.' }) todayCollection!: number;
+}
+
+type StatsRow = Record<
+  | 'order_initiated_count'
+  | 'order_forwarded_count'
+  | 'order_approved_count'
+  | 'order_delivered_count'
+  | 'total_employees'
+  | 'today_attendance'
+  | 'total_tagged_outlets'
+  | 'today_tagged_outlets'
+  | 'today_revenue'
+  | 'pending_amount'
+  | 'total_collection'
+  | 'today_collection',
+  string | number
+>;
+
+/**
+ * One statement of SQL aggregates over the caller's workspace (nothing is loaded row by row).
+ * The local day runs from midnight to midnight in the workspace's time zone.
+ */
+const STATS_SQL = `
+  with zone as (select time_zone from workspace_config where organization_id = ?),
+  day as (
+    select (now() at time zone zone.time_zone)::date as today,
+           ((now() at time zone zone.time_zone)::date::timestamp at time zone zone.time_zone) as starts,
+           (((now() at time zone zone.time_zone)::date + 1)::timestamp at time zone zone.time_zone) as ends
+      from zone),
+  orders as (select * from sales_order where organization_id = ?),
+  paid as (select order_id, sum(amount) as amount from payment where organization_id = ? group by order_id)
+  select
+    (select count(*) from orders where status = 1) as order_initiated_count,
+    (select count(*) from orders where status = 2) as order_forwarded_count,
+    (select count(*) from orders where status = 3) as order_approved_count,
+    (select count(*) from orders where status = 4) as order_delivered_count,
+    (select count(*) from app_user where organization_id = ? and user_type = 1 and status = 1) as total_employees,
+    (select count(distinct user_id) from attendance, day where organization_id = ? and attendance.day = day.today) as today_attendance,
+    (select count(*) from outlet where organization_id = ? and tagged_at is not null) as total_tagged_outlets,
+    (select count(*) from outlet, day where organization_id = ? and tagged_at >= day.starts and tagged_at < day.ends) as today_tagged_outlets,
+    (select coalesce(sum(total_amount), 0) from orders, day where order_date = day.today) as today_revenue,
+    (select coalesce(sum(greatest(o.total_amount - coalesce(p.amount, 0), 0)), 0)
+       from orders o left join paid p on p.order_id = o.id where o.status = 4) as pending_amount,
+    (select coalesce(sum(amount), 0) from paid) as total_collection,
+    (select coalesce(sum(amount), 0) from payment, day where organization_id = ? and paid_at >= day.starts and paid_at < day.ends) as today_collection`;
+
+/** The dashboard's numbers for workspace staff (and API keys); customers get 403. */
+export class DashboardService {
+  async stats(ctx: RequestContext): Promise<DashboardStats> {
+    requireStaff(ctx);
+    const org = ctx.organizationId;
+    const [row] = await ctx.em.execute<StatsRow[]>(STATS_SQL, [org, org, org, org, org, org, org, org]);
+    const n = (key: keyof StatsRow) => Number(row[key]);
+    return {
+      orderInitiatedCount: n('order_initiated_count'),
+      orderForwardedCount: n('order_forwarded_count'),
+      orderApprovedCount: n('order_approved_count'),
+      orderDeliveredCount: n('order_delivered_count'),
+      totalEmployees: n('total_employees'),
+      todayAttendance: n('today_attendance'),
+      totalTaggedOutlets: n('total_tagged_outlets'),
+      todayTaggedOutlets: n('today_tagged_outlets'),
+      todayRevenue: n('today_revenue'),
+      pendingAmount: n('pending_amount'),
+      totalCollection: n('total_collection'),
+      todayCollection: n('today_collection'),
+    };
+  }
+}
