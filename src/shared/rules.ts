@@ -123,8 +123,3 @@ export function money(field: string, value: number): number {
   }
   return value;
 }
-
-/** Today's date in UTC, YYYY-MM-DD. */
-export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
-}

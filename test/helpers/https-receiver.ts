@@ -112,3 +112,21 @@ export interface LoggedDelivery {
   last_error: string | null;
   created_at: string;
 }
+
+/** `data` keys of order.created, in the interface's order (order.delivered adds delivered_at). */
+export const ORDER_CREATED_KEYS = [
+  'id',
+  'order_code',
+  'order_status',
+  'user_id',
+  'user_name',
+  'order_total_amount',
+  'order_items_count',
+  'order_date',
+  'production_unit_id',
+  'mode_of_payment',
+  'created_at',
+];
+
+/** `data` keys of user.created, as the README documents them. */
+export const USER_CREATED_KEYS = ['id', 'first_name', 'last_name', 'official_email', 'primary_contact_number', 'user_type', 'role_id', 'status', 'created_at'];

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import type { HostResolver } from '../../src/domains/webhooks/target-guard';
 import { createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
-import { signatureValid, startHttpsReceiver, type HttpsReceiver, type LoggedDelivery, type ReceivedRequest } from '../helpers/https-receiver';
+import { ORDER_CREATED_KEYS, signatureValid, startHttpsReceiver, USER_CREATED_KEYS, type HttpsReceiver, type LoggedDelivery, type ReceivedRequest } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -33,20 +33,6 @@ const CAPPED_ENV = { ...BASE_ENV, WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_RETRY_CA
 const SLOW_ENV = { ...BASE_ENV, WEBHOOK_RETRY_BASE_MS: '1500', WEBHOOK_RETRY_CAP_MS: '3000' };
 
 const USER_AGENT = 'SalesDistribution-Webhooks/1.0 (+https://github.com/sales-distribution)';
-const ORDER_CREATED_KEYS = [
-  'id',
-  'order_code',
-  'order_status',
-  'user_id',
-  'user_name',
-  'order_total_amount',
-  'order_items_count',
-  'order_date',
-  'production_unit_id',
-  'mode_of_payment',
-  'created_at',
-];
-const USER_CREATED_KEYS = ['id', 'first_name', 'last_name', 'official_email', 'primary_contact_number', 'user_type', 'role_id', 'status', 'created_at'];
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers

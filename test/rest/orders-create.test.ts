@@ -355,7 +355,21 @@ describe('POST /api/v1/orders', () => {
     }
   });
 
-  it('defaults order_date to today (UTC) and keeps explicit dates', async () => {
+  it('defaults order_date to the workspace’s local day (its time_zone), not the UTC day', async () => {
+    const local = await createWorkspace(t);
+    const localCatalog = await seedCatalog(t, local);
+    // A zone whose date differs from UTC's right now (UTC+14 from 10:00 UTC, else UTC−11).
+    const zone = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const localToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    expect(localToday()).not.toBe(todayUtc());
+    const set = await t.request({ method: 'PUT', url: '/api/v1/workspace/config', token: local.token, payload: { time_zone: zone } });
+    expect(set.statusCode, set.body).toBe(200);
+    const before = localToday();
+    const order = await placeOrder(t, local.token, { user_id: localCatalog.distributorId, items: [{ product_variant_id: localCatalog.variantIds[0], quantity: 1 }] });
+    expect([before, localToday()]).toContain(order.order_date);
+  });
+
+  it('defaults order_date to today (UTC, the default time zone) and keeps explicit dates', async () => {
     const before = todayUtc();
     const order = await placeOrder(t, ws.token, {
       user_id: catalog.distributorId,

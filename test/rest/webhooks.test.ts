@@ -15,7 +15,7 @@ import {
   type Catalog,
   type Workspace,
 } from '../helpers/fixtures';
-import { signatureValid, startHttpsReceiver, type HttpsReceiver, type LoggedDelivery } from '../helpers/https-receiver';
+import { ORDER_CREATED_KEYS, signatureValid, startHttpsReceiver, USER_CREATED_KEYS, type HttpsReceiver, type LoggedDelivery } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -64,20 +64,6 @@ const DELIVERY_KEYS = [
   'webhook_id',
 ];
 const TEST_RESULT_KEYS = ['delivered', 'duration_ms', 'error', 'event_id', 'response_status'];
-const ORDER_DATA_KEYS = [
-  'id',
-  'order_code',
-  'order_status',
-  'user_id',
-  'user_name',
-  'order_total_amount',
-  'order_items_count',
-  'order_date',
-  'production_unit_id',
-  'mode_of_payment',
-  'created_at',
-];
-const USER_DATA_KEYS = ['id', 'first_name', 'last_name', 'official_email', 'primary_contact_number', 'user_type', 'role_id', 'status', 'created_at'];
 
 /** Public stand-ins the fake resolver knows; nothing is ever sent to them (no worker runs in `t`). */
 const TARGET = 'https://hooks.example/webhook';
@@ -1168,7 +1154,7 @@ describe('events are queued in the transaction of the change', () => {
     const rows = await deliveryRows(t, ws, hook.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ event_type: 'order.created', status: 'pending', attempts: 0, max_attempts: 12, event_id: expect.stringMatching(EVENT_ID_SHAPE) });
-    expect(Object.keys(rows[0].event_data)).toEqual(ORDER_DATA_KEYS);
+    expect(Object.keys(rows[0].event_data)).toEqual(ORDER_CREATED_KEYS);
     expect(rows[0].event_data).toMatchObject({ id: order.id, order_status: 1, user_id: catalog.distributorId });
     expect(await jobsOf(t, rows[0].id)).toBe(1);
   });
@@ -1236,7 +1222,7 @@ describe('events are queued in the transaction of the change', () => {
     expect(res.statusCode, res.body).toBe(200);
     const rows = await deliveryRows(t, ws, hook.id);
     expect(rows.map((r) => r.event_type)).toEqual(['order.delivered']);
-    expect(Object.keys(rows[0].event_data)).toEqual([...ORDER_DATA_KEYS, 'delivered_at']);
+    expect(Object.keys(rows[0].event_data)).toEqual([...ORDER_CREATED_KEYS, 'delivered_at']);
     expect(rows[0].event_data).toMatchObject({ id: order.id, order_status: 4, delivered_at: expect.any(String) });
     expect(await jobsOf(t, rows[0].id)).toBe(1);
   });
@@ -1253,7 +1239,7 @@ describe('events are queued in the transaction of the change', () => {
     const employee = await createUser(t, ws, UserType.EMPLOYEE);
     const rows = await deliveryRows(t, ws, users.id);
     expect(rows.map((r) => r.event_type)).toEqual(['user.created']);
-    expect(Object.keys(rows[0].event_data)).toEqual(USER_DATA_KEYS);
+    expect(Object.keys(rows[0].event_data)).toEqual(USER_CREATED_KEYS);
     expect(rows[0].event_data).toMatchObject({ id: employee.id, user_type: UserType.EMPLOYEE, role_id: ws.roles.Employee });
     expect(JSON.stringify(rows[0].event_data)).not.toMatch(/password/i);
     expect(await jobsOf(t, rows[0].id)).toBe(1);

@@ -8,6 +8,7 @@ import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
+import { workspaceToday } from '../workspace/local-day';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
@@ -100,7 +101,7 @@ export class OrderService {
    */
   async create(ctx: RequestContext, input: CreateOrderInput): Promise<CreatedOrder> {
     validateLines(input.items);
-    const orderDate = input.orderDate == null ? rules.todayUtc() : rules.calendarDate('orderDate', input.orderDate);
+    const orderDate = input.orderDate == null ? await workspaceToday(ctx.em, ctx.organizationId) : rules.calendarDate('orderDate', input.orderDate);
     const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
     if (deliveryDate && deliveryDate < orderDate) throw new ValidationError('deliveryDate', 'must not be before orderDate');
     const modeOfPayment = input.modeOfPayment ? rules.oneOf('modeOfPayment', input.modeOfPayment, PAYMENT_MODES) : null;

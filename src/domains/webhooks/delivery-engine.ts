@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isRetryable, parseRetryAfter, retryDelayMs, type RetrySettings } from './retry-policy';
+import { isDelivered, isRetryable, parseRetryAfter, retryDelayMs, type RetrySettings } from './retry-policy';
 import { sendAttempt, WEBHOOK_USER_AGENT, type AttemptOutcome } from './webhook-sender';
 import { signPayload, type SecretBox } from './webhook-secret';
 import { UnsafeTargetError, vetTarget, type HostResolver } from './target-guard';
@@ -205,7 +205,7 @@ export class DeliveryEngine {
     // A worker that outlived its lease finds the delivery taken over (or finished): its result
     // belongs to no current attempt, so it changes nothing.
     if (rows[0]?.status !== 'sending' || rows[0].attempts !== claim.attempt) return;
-    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const delivered = isDelivered(outcome.status);
     const wouldRetry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
     // Paused or deleted during the attempt: no retry, and the log says why.
     const retry = wouldRetry && rows[0].endpoint_live;

@@ -5,6 +5,11 @@ export interface RetrySettings {
   maxAttempts: number;
 }
 
+/** Whether an attempt delivered the event: a 2xx answer. */
+export function isDelivered(status: number | null): boolean {
+  return status !== null && status >= 200 && status < 300;
+}
+
 /** Whether a failed attempt is tried again: 5xx, 408, 429 and no answer at all (timeout, connection, TLS). */
 export function isRetryable(status: number | null): boolean {
   return status === null || status >= 500 || status === 408 || status === 429;

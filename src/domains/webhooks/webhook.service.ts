@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-
 import { ActiveStatus } from '../../shared/active-status';
 import * as rules from '../../shared/rules';
 import { cancelledReason, DELIVERY_JOB_KEY_PREFIX, deliveryJobKey, envelope, newEventId, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
+import { isDelivered } from './retry-policy';
 import { parseWebhookUrl, UnsafeTargetError, vetTarget } from './target-guard';
 import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -148,7 +149,7 @@ export class WebhookService {
       eventType: TEST_EVENT,
       attempt: 1,
     });
-    const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const delivered = isDelivered(outcome.status);
     // Logged once the attempt is over, so no record is ever left half-done.
     ctx.em.create(WebhookDelivery, {
       organizationId: ctx.organizationId,
