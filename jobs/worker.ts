@@ -1,6 +1,22 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { run, runMigrations, type Runner } from 'graphile-worker';
+import type { Config } from '../src/config';
+import { DeliveryEngine } from '../src/domains/webhooks/delivery-engine';
+import { deliveryDepsOf } from '../src/domains/webhooks/delivery-deps';
+import type { HostResolver } from '../src/domains/webhooks/target-guard';
+import type { Secrets } from '../src/secrets';
+import { exportJobServiceOf } from '../src/services';
 import { parsedCronItems } from './crontab';
 import { createTasks, type TaskDeps } from './tasks';
+
+/** The tasks' dependencies, built from the configuration (the resolver is the system's unless given). */
+export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroORM; resolveHost?: HostResolver }): TaskDeps {
+  return {
+    webhooks: new DeliveryEngine(deliveryDepsOf(deps.config, deps.secrets, deps.resolveHost)),
+    exportJobs: exportJobServiceOf(deps),
+    orm: deps.orm,
+  };
+}
 
 /** Installs or upgrades graphile-worker's own schema, so the API can enqueue even with no worker running. */
 export async function prepareJobQueue(connectionString: string): Promise<void> {

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './routes/api-keys.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
+import { exportRoutes } from './routes/exports.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
@@ -27,7 +28,7 @@ export async function restShim(app: FastifyInstance, opts: { limits: Limits }): 
   for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
     await app.register(routes, { limits: opts.limits });
   }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes, dashboardRoutes]) {
+  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes, dashboardRoutes, exportRoutes]) {
     await app.register(routes);
   }
 }

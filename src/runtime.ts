@@ -3,14 +3,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Runner } from 'graphile-worker';
-import { prepareJobQueue, startWorker } from '../jobs/worker';
+import { prepareJobQueue, startWorker, taskDepsOf } from '../jobs/worker';
 import { buildApp } from './app';
 import type { Config } from './config';
 import { embeddedDatabaseOf, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres';
 import { migrate, openOrm } from './db/orm';
 import { loadSecrets } from './secrets';
-import { DeliveryEngine } from './domains/webhooks/delivery-engine';
-import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
 
 /** Which parts of the service this process runs. */
 export interface Roles {
@@ -64,8 +62,7 @@ export async function startRuntime(config: Config, roles: Roles, say: (line: str
       say(`API docs:   ${address}/docs (OpenAPI at ${address}/api/v1/openapi.json)`);
     }
     if (roles.worker) {
-      const engine = new DeliveryEngine(deliveryDepsOf(config, loadSecrets(config)));
-      worker = await startWorker({ connectionString: database.url, deps: { webhooks: engine } });
+      worker = await startWorker({ connectionString: database.url, deps: taskDepsOf({ config, secrets: loadSecrets(config), orm }) });
       say('Job worker: running');
     }
   } catch (err) {

@@ -5,9 +5,15 @@ import { DeliveryEngine } from './domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from './domains/webhooks/delivery-deps';
 import { WebhookEventQueue } from './domains/webhooks/webhook-event-queue';
 import { WebhookService } from './domains/webhooks/webhook.service';
+import { systemResolver } from './domains/webhooks/target-guard';
 import { AttendanceService } from './domains/attendance/attendance.service';
 import { PaymentService } from './domains/payments/payment.service';
 import { DashboardService } from './domains/dashboard/dashboard.service';
+import { DownloadLinks } from './domains/exports/download-links';
+import { ExportJobService } from './domains/exports/export-jobs';
+import { ExportService } from './domains/exports/export.service';
+import { LogoFetcher } from './domains/exports/pdf/logo-fetch';
+import { PdfRenderer } from './domains/exports/pdf/pdf-renderer';
 import { createBotCheck } from './domains/auth/bot-check/bot-check';
 import { DesktopHandoffService } from './domains/auth/desktop-handoff.service';
 import { LinkAuthService } from './domains/auth/link-auth.service';
@@ -40,6 +46,7 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
   const apiKeyAuthenticator = new ApiKeyAuthenticator(background, deps.apiKeyCacheTtlMs);
   const events = new WebhookEventQueue(config.webhook.maxAttempts);
   const deliveryDeps = deliveryDepsOf(config, secrets, deps.resolveHost);
+  const exportJobs = exportJobServiceOf(deps);
   const relyingParty = { id: config.publicAppUrl.hostname, origin: config.publicAppUrl.origin };
   return {
     /** Deliveries in flight; shutdown waits for them. */
@@ -61,8 +68,19 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
     attendance: new AttendanceService(),
     payments: new PaymentService(),
     dashboard: new DashboardService(),
+    exports: exportJobs.exports,
+    exportJobs,
     webhooks: new WebhookService(deliveryDeps, new DeliveryEngine(deliveryDeps)),
   };
+}
+
+/**
+ * The exports and their jobs, for the API and the job worker alike. Logos are fetched under the
+ * webhooks' address rules (and their WEBHOOK_ALLOWED_PRIVATE_HOSTS).
+ */
+export function exportJobServiceOf(deps: Pick<AppDependencies, 'config' | 'secrets' | 'resolveHost'>): ExportJobService {
+  const logos = new LogoFetcher(deps.resolveHost ?? systemResolver, deps.config.webhook.allowedPrivateHosts);
+  return new ExportJobService(new ExportService(new PdfRenderer(), logos), new DownloadLinks(deps.secrets.deriveKey('export-download')));
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,19 +1,27 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TaskList } from 'graphile-worker';
+import type { ExportJobService } from '../../src/domains/exports/export-jobs';
 import type { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
+import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
 import { deliverWebhook } from './deliver_webhook';
+import { runExport } from './run_export';
 
 /** What tasks need from the process that runs them. */
 export interface TaskDeps {
   webhooks: DeliveryEngine;
+  exportJobs: ExportJobService;
+  orm: MikroORM;
 }
 
 /** Every task the worker runs, keyed by its identifier (= its file name in this folder). */
 export function createTasks(deps: TaskDeps): TaskList {
   return {
+    delete_expired_exports: deleteExpiredExports(deps.exportJobs, deps.orm),
     delete_expired_sign_in_codes,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
+    run_export: runExport(deps.exportJobs, deps.orm),
   };
 }

@@ -13,6 +13,7 @@ export const VariantBody = Type.Object({
   variant_size: Type.String(),
   variant_quantity: Type.Integer(),
   container_quantity: Type.Integer(),
+  unit_quantity: Type.Number(),
   status: Type.Integer(),
 });
 
@@ -40,6 +41,7 @@ export function presentVariant(v: ProductVariant) {
     variant_size: v.variantSize,
     variant_quantity: v.variantQuantity,
     container_quantity: v.containerQuantity,
+    unit_quantity: v.unitQuantity,
     status: v.status,
   };
 }

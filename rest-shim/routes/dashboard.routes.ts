@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { DashboardStats } from '../../src/domains/dashboard/dashboard.service';
+import { ChangeStatus, type MonthlySalesEntry } from '../../src/domains/dashboard/monthly-sales';
 import { ok } from '../envelope';
 import { okResponse } from '../schemas';
 
@@ -36,7 +37,55 @@ function presentStats(s: DashboardStats) {
   };
 }
 
-/** GET /dashboard/stats. */
+const changeStatus = Type.String({ enum: Object.values(ChangeStatus), description: 'up, down or same' });
+
+const MonthlySalesBody = Type.Object({
+  id: Type.Integer({ description: 'Product class id' }),
+  product_class: Type.String(),
+  unit: Type.String(),
+  today_total: Type.Number(),
+  yesterday_total: Type.Number(),
+  daily_change_percent: Type.Number(),
+  daily_change_status: changeStatus,
+  month_data: Type.Number({ description: 'Month to date' }),
+  month_data_avg: Type.Number({ description: 'month_data per day elapsed this month, today included' }),
+  current_year_data: Type.Number({ description: 'Jan 1 .. today' }),
+  prev_year_data: Type.Number({ description: 'Jan 1 .. the same day, last year' }),
+  yearly_change_percent: Type.Number(),
+  yearly_change_status: changeStatus,
+  seven_day_data: Type.Array(
+    Type.Object({
+      date: Type.String({ description: 'YYYY-MM-DD' }),
+      year: Type.Integer(),
+      month: Type.Integer({ description: 'Zero-based: January is 0' }),
+      day: Type.Integer(),
+      total: Type.Number(),
+    }),
+  ),
+  product_breakdown: Type.Array(Type.Object({ product_name: Type.String(), quantity: Type.Number() })),
+});
+
+function presentMonthlySales(e: MonthlySalesEntry) {
+  return {
+    id: e.id,
+    product_class: e.productClass,
+    unit: e.unit,
+    today_total: e.todayTotal,
+    yesterday_total: e.yesterdayTotal,
+    daily_change_percent: e.dailyChangePercent,
+    daily_change_status: e.dailyChangeStatus,
+    month_data: e.monthData,
+    month_data_avg: e.monthDataAvg,
+    current_year_data: e.currentYearData,
+    prev_year_data: e.prevYearData,
+    yearly_change_percent: e.yearlyChangePercent,
+    yearly_change_status: e.yearlyChangeStatus,
+    seven_day_data: e.sevenDayData.map((d) => ({ date: d.date, year: d.year, month: d.month, day: d.day, total: d.total })),
+    product_breakdown: e.productBreakdown.map((p) => ({ product_name: p.productName, quantity: p.quantity })),
+  };
+}
+
+/** GET /dashboard/stats and GET /dashboard/monthly-sales. */
 export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/dashboard/stats',
@@ -48,5 +97,17 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ok(presentStats(await app.services.dashboard.stats(request.ctx))),
+  );
+
+  app.get(
+    '/dashboard/monthly-sales',
+    {
+      schema: {
+        tags: ['Dashboard'],
+        summary: 'Sales per product class in the class’s unit; "today" is the workspace’s local day (staff and API keys)',
+        response: okResponse(Type.Array(MonthlySalesBody)),
+      },
+    },
+    async (request) => ok((await app.services.dashboard.monthlySales(request.ctx)).map(presentMonthlySales)),
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { MAX_PACK_COUNT } from '../../src/domains/products/product.service';
+import { MAX_PACK_COUNT, MAX_UNIT_QUANTITY } from '../../src/domains/products/product.service';
 import { created, paginated } from '../envelope';
 import { presentProduct, ProductBody } from '../presenters/product.presenter';
 import { createdResponse, listResponse, Nullable, PageQuery, StatusFilter } from '../schemas';
@@ -19,6 +19,13 @@ const VariantInput = Type.Object({
   variant_size: Type.Optional(Type.String({ maxLength: 50 })),
   variant_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PACK_COUNT })),
   container_quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PACK_COUNT })),
+  unit_quantity: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_UNIT_QUANTITY,
+      description: "How much of the product class's unit one piece holds (e.g. 0.5 for 500 ml in a litre class); at most 3 decimals, default 1",
+    }),
+  ),
 });
 
 const CreateProductBody = Type.Object({
@@ -77,6 +84,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
           variantSize: v.variant_size,
           variantQuantity: v.variant_quantity,
           containerQuantity: v.container_quantity,
+          unitQuantity: v.unit_quantity,
         })),
       });
       return reply.code(201).send(created('Product created', presentProduct(product)));

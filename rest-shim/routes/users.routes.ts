@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { UserType } from '../../src/domains/users/user.entity';
+import { USER_TYPE_NAMES } from '../../src/domains/users/user.entity';
 import { created, ok, paginated } from '../envelope';
 import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
 import { createdResponse, IdParams, listResponse, okResponse, PageQuery, StatusFilter } from '../schemas';
-
-const USER_TYPE_NAMES: Record<string, UserType> = {
-  admin: UserType.ADMIN,
-  employee: UserType.EMPLOYEE,
-  distributor: UserType.DISTRIBUTOR,
-  retailer: UserType.RETAILER,
-};
 
 const UserListQuery = Type.Object({
   ...PageQuery,

@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `public` routes accept requests without a credential (signup, login). */
     auth?: 'public';
+    /** `general`: the route spends only the general budget, not its group's (export file downloads). */
+    budget?: 'general';
   }
 }
 
@@ -84,7 +86,7 @@ export const contextPlugin = fp(
       const caller = callerKey(principal, request.ip);
       const group = routeGroupOf(request);
       await opts.limits.spend(request, reply, 'general', caller);
-      const groupBudget = group && GROUP_BUDGETS[group];
+      const groupBudget = group && request.routeOptions.config?.budget !== 'general' && GROUP_BUDGETS[group];
       if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
       if (refusal) throw refusal;
 

@@ -1,3 +1,5 @@
+import { ExportChunk } from '../domains/exports/export-chunk.entity';
+import { ExportJob } from '../domains/exports/export-job.entity';
 import { TenantCounter } from './tenant-counter.entity';
 import { ApiKey } from '../domains/api-keys/api-key.entity';
 import { Attendance } from '../domains/attendance/attendance.entity';
@@ -53,4 +55,6 @@ export const ENTITIES = [
   Attendance,
   Outlet,
   Payment,
+  ExportJob,
+  ExportChunk,
 ];

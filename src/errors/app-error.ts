@@ -6,6 +6,7 @@ export const ERROR_TABLE = {
   FORBIDDEN: { status: 403, graphqlCode: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, graphqlCode: 'NOT_FOUND' },
   CONFLICT: { status: 409, graphqlCode: 'CONFLICT' },
+  GONE: { status: 410, graphqlCode: 'GONE' },
   LOCKED: { status: 423, graphqlCode: 'LOCKED' },
   RATE_LIMITED: { status: 429, graphqlCode: 'RATE_LIMITED' },
   INTERNAL: { status: 500, graphqlCode: 'INTERNAL_SERVER_ERROR' },
@@ -61,6 +62,13 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(resource: string, id?: number | string) {
     super('NOT_FOUND', id === undefined ? `${resource} not found` : `${resource} ${id} not found`);
+  }
+}
+
+/** Something that existed and was deleted for good (e.g. an export file past its retention). */
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super('GONE', message);
   }
 }
 

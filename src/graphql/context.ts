@@ -13,10 +13,10 @@ export interface GraphqlContext {
   log: FastifyBaseLogger;
   /**
    * Spends one request of a budget beyond the general one (429 when spent): sign-in budgets are
-   * keyed on the account (`accountKey`), signup on the client address.
+   * keyed on the account (`accountKey`), signup on the client address, exports on the caller.
    */
   spend(budget: 'signIn', account: string): Promise<void>;
-  spend(budget: 'signup'): Promise<void>;
+  spend(budget: 'signup' | 'exports'): Promise<void>;
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
@@ -26,7 +26,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     services,
     loaders: createLoaders(request.ctx.em),
     log: request.log,
-    spend: (budget: 'signIn' | 'signup', account?: string) =>
+    spend: (budget: 'signIn' | 'signup' | 'exports', account?: string) =>
       limits.spend(request, reply, budget, budgetKey(request, budget, account)),
   };
 }

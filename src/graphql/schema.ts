@@ -5,6 +5,7 @@ import { WebhookResolver } from '../domains/webhooks/webhook.resolver';
 import { AttendanceResolver } from '../domains/attendance/attendance.resolver';
 import { PaymentResolver } from '../domains/payments/payment.resolver';
 import { DashboardResolver } from '../domains/dashboard/dashboard.resolver';
+import { ExportResolver } from '../domains/exports/export.resolver';
 import { AuthResolver } from '../domains/auth/auth.resolver';
 import { PasskeyResolver } from '../domains/auth/passkey.resolver';
 import { SignInCodesResolver } from '../domains/auth/sign-in-codes.resolver';
@@ -38,6 +39,7 @@ export const RESOLVERS = [
   AttendanceResolver,
   PaymentResolver,
   DashboardResolver,
+  ExportResolver,
 ] as const;
 
 let cached: Promise<GraphQLSchema> | undefined;

@@ -123,3 +123,14 @@ export function money(field: string, value: number): number {
   }
   return value;
 }
+
+/** A quantity > 0 and at most `max`, with at most three decimals (e.g. a measure in litres or kg). */
+export function positiveQuantity(field: string, value: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ValidationError(field, 'must be a number');
+  if (value <= 0) throw new ValidationError(field, 'must be > 0');
+  if (value > max) throw new ValidationError(field, `must be <= ${max}`);
+  if (Math.abs(value * 1000 - Math.round(value * 1000)) > 1e-6) {
+    throw new ValidationError(field, 'must have at most three decimal places');
+  }
+  return value;
+}

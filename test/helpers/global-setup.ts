@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +72,8 @@ let template = '';
  * and migrates one template database that every test file clones.
  */
 export async function setup(project: TestProject): Promise<void> {
+  // Worker threads (the PDF renderer) load compiled JavaScript: build it from the sources under test.
+  execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
   if (process.env.DATABASE_URL) {
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = '/postgres';

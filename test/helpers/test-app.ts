@@ -6,10 +6,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Runner } from 'graphile-worker';
-import { startWorker } from '../../jobs/worker';
+import { startWorker, taskDepsOf } from '../../jobs/worker';
 import { buildApp } from '../../src/app';
-import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
-import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
 import type { HostResolver } from '../../src/domains/webhooks/target-guard';
 import { loadConfig, type Config } from '../../src/config';
 import { openOrm } from '../../src/db/orm';
@@ -151,8 +149,8 @@ export async function buildTestApp(
     request,
     settled: () => app.services.background.settled(),
     async startWorker() {
-      const engine = new DeliveryEngine(deliveryDepsOf(config, secretsFrom(config.jwtSecret!), options.resolveHost));
-      const runner = await startWorker({ connectionString: db.url, concurrency: 4, deps: { webhooks: engine } });
+      const deps = taskDepsOf({ config, secrets: secretsFrom(config.jwtSecret!), orm, resolveHost: options.resolveHost });
+      const runner = await startWorker({ connectionString: db.url, concurrency: 4, deps });
       workers.push(runner);
       return runner;
     },

@@ -4,16 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRON_ITEMS, parsedCronItems } from '../../jobs/crontab';
 import { createTasks } from '../../jobs/tasks';
 import { loadConfig } from '../../src/config';
-import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
-import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
+import { taskDepsOf } from '../../jobs/worker';
 import { secretsFrom } from '../../src/secrets';
 import { EXPIRED_CODE_RETENTION_DAYS } from '../../jobs/tasks/delete_expired_sign_in_codes';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
-/** The worker's tasks; the webhook engine is unused here. */
-const TASKS = createTasks({ webhooks: new DeliveryEngine(deliveryDepsOf(loadConfig({ NODE_ENV: 'test' }), secretsFrom('x'.repeat(32)))) });
+/** The worker's tasks (their dependencies are unused here, so no database is opened for them). */
+const TASKS = createTasks(taskDepsOf({ config: loadConfig({ NODE_ENV: 'test' }), secrets: secretsFrom('x'.repeat(32)), orm: null as never }));
 
 /**
  * The cron task delete_expired_sign_in_codes, run for real through graphile-worker against the

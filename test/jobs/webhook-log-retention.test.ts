@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRON_ITEMS } from '../../jobs/crontab';
 import { createTasks } from '../../jobs/tasks';
 import { DELIVERY_RETENTION_DAYS } from '../../jobs/tasks/delete_old_webhook_deliveries';
-import { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
-import { deliveryDepsOf } from '../../src/domains/webhooks/delivery-deps';
+import { taskDepsOf } from '../../jobs/worker';
 import { secretsFrom } from '../../src/secrets';
 import { createWorkspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -40,7 +39,7 @@ describe('delete_old_webhook_deliveries', () => {
     };
     const kept = [await add('sent', 29), await add('dead', 29), await add('pending', 45), await add('sending', 45)];
     const removed = [await add('sent', 31), await add('dead', 60)];
-    const tasks = createTasks({ webhooks: new DeliveryEngine(deliveryDepsOf(t.config, secretsFrom(t.config.jwtSecret!))) });
+    const tasks = createTasks(taskDepsOf({ config: t.config, secrets: secretsFrom(t.config.jwtSecret!), orm: t.orm }));
     const run = async () => {
       await quickAddJob({ connectionString: t.db.url, logger }, 'delete_old_webhook_deliveries', {});
       await runOnce({ connectionString: t.db.url, taskList: tasks, logger, noHandleSignals: true, concurrency: 1 });

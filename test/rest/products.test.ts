@@ -70,7 +70,7 @@ describe('REST /api/v1/products', () => {
         product_description: 'Pasteurised full cream milk',
         product_image: 'https://cdn.example.test/milk.png',
         variants: [
-          { variant_name: '500 ml', item_sku_code: `FCM-500-${n}`, mrp: 32, sp: 30.5, variant_size: '500ml', variant_quantity: 1, container_quantity: 24 },
+          { variant_name: '500 ml', item_sku_code: `FCM-500-${n}`, mrp: 32, sp: 30.5, variant_size: '500ml', variant_quantity: 1, container_quantity: 24, unit_quantity: 0.5 },
           { variant_name: '1 l', item_sku_code: `FCM-1000-${n}`, mrp: 64, sp: 64 },
         ],
       });
@@ -99,6 +99,7 @@ describe('REST /api/v1/products', () => {
               variant_size: '500ml',
               variant_quantity: 1,
               container_quantity: 24,
+              unit_quantity: 0.5,
               status: 1,
             },
             {
@@ -110,6 +111,7 @@ describe('REST /api/v1/products', () => {
               variant_size: '',
               variant_quantity: 1,
               container_quantity: 1,
+              unit_quantity: 1,
               status: 1,
             },
           ],
@@ -139,6 +141,57 @@ describe('REST /api/v1/products', () => {
         ProductClass: { id: classA.id, product_class: classA.name },
         ProductVariants: [],
       });
+    });
+
+    it('unit_quantity: how much of the class’s unit one piece holds, up to three decimals, default 1', async () => {
+      const quantities = [0.5, 0.001, 12.345, 1_000_000, 2];
+      const res = await post(
+        wsA.token,
+        validBody({
+          variants: [
+            ...quantities.map((q) => ({ variant_name: `${q}`, item_sku_code: `UQ-${unique()}`, mrp: 10, sp: 5, unit_quantity: q })),
+            { variant_name: 'default', item_sku_code: `UQ-${unique()}`, mrp: 10, sp: 5 },
+          ],
+        }),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+      const created = res.json().data;
+      expect(created.ProductVariants.map((v: { unit_quantity: unknown }) => v.unit_quantity)).toEqual([...quantities, 1]);
+      // Stored as numeric(12,3) and read back as JSON numbers.
+      const listed = await list(wsA.token, `?search=${encodeURIComponent(created.product_name)}`);
+      expect(listed.json().data[0].ProductVariants.map((v: { unit_quantity: unknown }) => v.unit_quantity)).toEqual([...quantities, 1]);
+      const stored = await t.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ q: string }[]>('select unit_quantity::text as q from product_variant where product_id = ? order by id', [created.id]);
+      expect(stored.map((r) => r.q)).toEqual(['0.500', '0.001', '12.345', '1000000.000', '2.000', '1.000']);
+    });
+
+    it('GraphQL createProduct takes unitQuantity (default 1) and ProductVariant answers it; 400 naming unitQuantity', async () => {
+      const mutation = `mutation ($input: CreateProductInput!) { createProduct(input: $input) { variants { itemSkuCode unitQuantity } } }`;
+      const input = (variants: Array<Record<string, unknown>>) => ({ productName: `Gql ${unique()}`, productClassId: classA.id, variants });
+      const variant = (extra: Record<string, unknown> = {}) => ({ variantName: 'v', itemSkuCode: `G-${unique()}`, mrp: 10, sp: 5, ...extra });
+      const ok = await t.graphql<{ createProduct: { variants: Array<{ unitQuantity: number }> } }>(
+        mutation,
+        { input: input([variant({ unitQuantity: 0.25 }), variant(), variant({ unitQuantity: null })]) },
+        wsA.token,
+      );
+      expect(ok.errors).toBeUndefined();
+      expect(ok.data?.createProduct.variants.map((v) => v.unitQuantity)).toEqual([0.25, 1, 1]);
+
+      const before = await counts(wsA);
+      for (const [value, message] of [
+        [0, 'variants[0].unitQuantity must be > 0'],
+        [-1, 'variants[0].unitQuantity must be > 0'],
+        [1.0005, 'variants[0].unitQuantity must have at most three decimal places'],
+        [1_000_001, 'variants[0].unitQuantity must be <= 1000000'],
+      ] as const) {
+        const bad = await t.graphql(mutation, { input: input([variant({ unitQuantity: value })]) }, wsA.token);
+        expect(bad.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+      }
+      const notNumber = await t.graphql(mutation, { input: input([variant({ unitQuantity: 'half' })]) }, wsA.token);
+      expect(notNumber.errors?.[0]?.message).toMatch(/unitQuantity/);
+      expect(await counts(wsA)).toEqual(before);
     });
 
     const invalid: Array<[string, () => Record<string, unknown>, RegExp]> = [
@@ -181,6 +234,20 @@ describe('REST /api/v1/products', () => {
         () => validBody({ variants: [{ variant_name: 'a', item_sku_code: `S-${unique()}`, mrp: 10, sp: 5, variant_quantity: 0 }] }),
         /^variants\[0\]\.variant_quantity /,
       ],
+      ...(
+        [
+          ['unit_quantity 0', 0, /^variants\[0\]\.unit_quantity must be > 0$/],
+          ['unit_quantity negative', -0.5, /^variants\[0\]\.unit_quantity must be > 0$/],
+          ['unit_quantity with four decimals', 0.1234, /^variants\[0\]\.unit_quantity must have at most three decimal places$/],
+          ['unit_quantity given as a string', '0.5', /^variants\[0\]\.unit_quantity must be a number$/],
+          ['unit_quantity null', null, /^variants\[0\]\.unit_quantity must be a number$/],
+          ['unit_quantity above 1,000,000', 1_000_000.5, /^variants\[0\]\.unit_quantity must be <= 1000000$/],
+        ] as Array<[string, unknown, RegExp]>
+      ).map(([name, value, message]): [string, () => Record<string, unknown>, RegExp] => [
+        name,
+        () => validBody({ variants: [{ variant_name: 'a', item_sku_code: `S-${unique()}`, mrp: 10, sp: 5, unit_quantity: value }] }),
+        message,
+      ]),
       [
         'SKU repeated within the request',
         () => {
@@ -308,6 +375,7 @@ describe('REST /api/v1/products', () => {
             variant_size: '',
             variant_quantity: 1,
             container_quantity: 1,
+            unit_quantity: 1,
             status: 1,
           },
         ],

@@ -7,6 +7,8 @@ import { Migration20261122013740 } from './Migration20261122013740';
 import { Migration20261122014102 } from './Migration20261122014102';
 import { Migration20261122015044 } from './Migration20261122015044';
 import { Migration20261122020118 } from './Migration20261122020118';
+import { Migration20261122030000 } from './Migration20261122030000';
+import { Migration20261122031000 } from './Migration20261122031000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +20,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122014102', class: Migration20261122014102 },
   { name: 'Migration20261122015044', class: Migration20261122015044 },
   { name: 'Migration20261122020118', class: Migration20261122020118 },
+  { name: 'Migration20261122030000', class: Migration20261122030000 },
+  { name: 'Migration20261122031000', class: Migration20261122031000 },
 ];

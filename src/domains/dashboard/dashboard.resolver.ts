@@ -2,6 +2,7 @@ import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { DashboardStats } from './dashboard.service';
+import { MonthlySalesEntry } from './monthly-sales';
 
 @Authorized()
 @Resolver()
@@ -10,5 +11,13 @@ export class DashboardResolver {
   @Query(() => DashboardStats, { description: 'The dashboard’s twelve numbers; "today" is the workspace’s local day (staff).' })
   dashboardStats(@Ctx() { ctx, services }: GraphqlContext): Promise<DashboardStats> {
     return services.dashboard.stats(ctx);
+  }
+
+  @InGroup('dashboard')
+  @Query(() => [MonthlySalesEntry], {
+    description: 'Sales per product class in the class’s unit: today, yesterday, month and year to date, the last seven days and the products sold this month (staff).',
+  })
+  monthlySales(@Ctx() { ctx, services }: GraphqlContext): Promise<MonthlySalesEntry[]> {
+    return services.dashboard.monthlySales(ctx);
   }
 }

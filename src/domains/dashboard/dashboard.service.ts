@@ -1,6 +1,9 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { RequestContext } from '../../context/request-context';
 import { requireStaff } from '../auth/permissions';
+import { workspaceToday } from '../workspace/local-day';
+import { MONTHLY_SALES_SQL, monthlySalesParams, toMonthlySalesEntry, type MonthlySalesEntry, type MonthlySalesRow } from './monthly-sales';
+import { salesPeriods } from './sales-periods';
 
 /** The twelve numbers of GET /dashboard/stats ("today" is the workspace's local day). */
 @ObjectType()
@@ -84,5 +87,17 @@ export class DashboardService {
       totalCollection: n('total_collection'),
       todayCollection: n('today_collection'),
     };
+  }
+
+  /**
+   * Sales per product class in the class's unit, for every active class (and an inactive one with
+   * sales in the periods counted), by class name. Two statements: the workspace's local day, then
+   * the aggregates.
+   */
+  async monthlySales(ctx: RequestContext): Promise<MonthlySalesEntry[]> {
+    requireStaff(ctx);
+    const periods = salesPeriods(await workspaceToday(ctx.em, ctx.organizationId));
+    const rows = await ctx.em.execute<MonthlySalesRow[]>(MONTHLY_SALES_SQL, monthlySalesParams(ctx.organizationId, periods));
+    return rows.map((row) => toMonthlySalesEntry(row, periods));
   }
 }

@@ -9,7 +9,7 @@ import { Product } from './product.entity';
 @Entity({ tableName: 'product_variant' })
 @Unique({ properties: ['organizationId', 'itemSkuCode'] })
 @Index({ properties: ['organizationId', 'product'] })
-export class ProductVariant extends TenantEntity<'variantSize' | 'variantQuantity' | 'containerQuantity' | 'status'> {
+export class ProductVariant extends TenantEntity<'variantSize' | 'variantQuantity' | 'containerQuantity' | 'unitQuantity' | 'status'> {
   @ManyToOne(() => Product, { fieldName: 'product_id' })
   product!: Product;
 
@@ -40,6 +40,12 @@ export class ProductVariant extends TenantEntity<'variantSize' | 'variantQuantit
   @Field(() => Int)
   @Property({ type: 'integer' })
   containerQuantity: number = 1;
+
+  @Field(() => Float, {
+    description: "How much of its product class's unit one piece holds (e.g. 0.5 for a 500 ml pack in a litre class); > 0, at most 3 decimals.",
+  })
+  @Property({ type: new DecimalType('number'), columnType: 'numeric(12,3)', default: 1 })
+  unitQuantity: number = 1;
 
   @Field(() => ActiveStatus)
   @Property({ type: 'smallint' })

@@ -24,6 +24,8 @@ export interface VariantInput {
   variantSize?: string;
   variantQuantity?: number;
   containerQuantity?: number;
+  /** How much of the class's unit one piece holds; default 1. */
+  unitQuantity?: number | null;
 }
 
 /** A new product, with its variants. */
@@ -39,6 +41,9 @@ export interface CreateProductInput {
 
 /** Largest variant_quantity or container_quantity. */
 export const MAX_PACK_COUNT = 1_000_000;
+
+/** Largest unit_quantity (in the class's unit, at most three decimals). */
+export const MAX_UNIT_QUANTITY = 1_000_000;
 
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
@@ -112,6 +117,7 @@ export class ProductService {
         variantSize: rules.optionalText(`${at}.variantSize`, v.variantSize, 50),
         variantQuantity: this.count(`${at}.variantQuantity`, v.variantQuantity),
         containerQuantity: this.count(`${at}.containerQuantity`, v.containerQuantity),
+        unitQuantity: v.unitQuantity == null ? 1 : rules.positiveQuantity(`${at}.unitQuantity`, v.unitQuantity, MAX_UNIT_QUANTITY),
       };
       if (variant.sp > variant.mrp) throw new ValidationError(`${at}.sp`, 'must not exceed mrp');
       const key = variant.itemSkuCode;

@@ -33,6 +33,12 @@ export class VariantInput {
 
   @Field(() => Int, { nullable: true })
   containerQuantity?: number;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "How much of the product class's unit one piece holds, > 0 with at most 3 decimals (default 1)",
+  })
+  unitQuantity?: number;
 }
 
 @InputType({ description: 'A new product with its variants (admins only).' })

@@ -13,6 +13,14 @@ export enum UserType {
   DISTRIBUTOR = 2,
   RETAILER = 3,
 }
+
+/** The user types by their REST names (the `type` filters). */
+export const USER_TYPE_NAMES: Record<string, UserType> = {
+  admin: UserType.ADMIN,
+  employee: UserType.EMPLOYEE,
+  distributor: UserType.DISTRIBUTOR,
+  retailer: UserType.RETAILER,
+};
 registerEnumType(UserType, { name: 'UserType' });
 
 /** Distributors and retailers: the workspace's customers. */

@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../../errors/app-error';
 
@@ -85,4 +86,12 @@ export async function vetTarget(url: URL, resolve: HostResolver, allowedPrivateH
   if (addresses.length === 0 || (!exempt && addresses.some((a) => !isPublicAddress(a.address)))) throw refused;
   // IPv4 first: a dual-stack name is reached the way most receivers listen.
   return [...addresses].sort((a, b) => a.family - b.family)[0];
+}
+
+/** A `lookup` for http(s).request that answers the vetted address whatever the host name. */
+export function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
 }

@@ -1,6 +1,5 @@
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { ResolvedAddress } from './target-guard';
+import { pinnedLookup, type ResolvedAddress } from './target-guard';
 
 /** Bytes of a response body kept in the delivery record. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -27,10 +26,6 @@ export interface AttemptOutcome {
 export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const lookupPinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
@@ -41,7 +36,7 @@ export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<s
     };
     const request = https.request(url, {
       method: 'POST',
-      lookup: lookupPinned,
+      lookup: pinnedLookup(pinned),
       agent: false,
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
     });

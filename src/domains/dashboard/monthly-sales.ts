@@ -1,0 +1,169 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { SalesPeriods } from './sales-periods';
+
+/** How a number compares with the one of the period before. */
+export enum ChangeStatus {
+  UP = 'up',
+  DOWN = 'down',
+  SAME = 'same',
+}
+registerEnumType(ChangeStatus, { name: 'ChangeStatus', description: 'Current compared with previous: up, down or same' });
+
+/** One local day of the last seven. */
+@ObjectType()
+export class MonthlySalesDay {
+  @Field({ description: 'YYYY-MM-DD' }) date!: string;
+  @Field(() => Int) year!: number;
+  @Field(() => Int, { description: 'Zero-based: January is 0.' }) month!: number;
+  @Field(() => Int) day!: number;
+  @Field(() => Float, { description: "Quantity sold that day, in the class's unit." }) total!: number;
+}
+
+/** A product's sales this month. */
+@ObjectType()
+export class MonthlySalesProduct {
+  @Field() productName!: string;
+  @Field(() => Float, { description: "Month to date, in the class's unit." }) quantity!: number;
+}
+
+/** Sales of one product class, in the class's unit ("today" is the workspace's local day). */
+@ObjectType()
+export class MonthlySalesEntry {
+  @Field(() => Int, { description: 'The product class id.' }) id!: number;
+  @Field({ description: 'The product class name.' }) productClass!: string;
+  @Field() unit!: string;
+  @Field(() => Float) todayTotal!: number;
+  @Field(() => Float) yesterdayTotal!: number;
+  @Field(() => Float, { description: 'Today against yesterday, in percent (100 when yesterday is 0 and today is not).' })
+  dailyChangePercent!: number;
+  @Field(() => ChangeStatus) dailyChangeStatus!: ChangeStatus;
+  @Field(() => Float, { description: 'Month to date (the 1st .. today).' }) monthData!: number;
+  @Field(() => Float, { description: 'monthData per day elapsed this month, today included.' }) monthDataAvg!: number;
+  @Field(() => Float, { description: 'Year to date (Jan 1 .. today).' }) currentYearData!: number;
+  @Field(() => Float, { description: 'The same period one year earlier (Jan 1 .. the same day of last year).' }) prevYearData!: number;
+  @Field(() => Float) yearlyChangePercent!: number;
+  @Field(() => ChangeStatus) yearlyChangeStatus!: ChangeStatus;
+  @Field(() => [MonthlySalesDay], { description: 'The seven local days ending today, oldest first.' }) sevenDayData!: MonthlySalesDay[];
+  @Field(() => [MonthlySalesProduct], { description: 'Products sold this month, largest first, then by name.' })
+  productBreakdown!: MonthlySalesProduct[];
+}
+
+/**
+ * One statement of aggregates: the quantity of every order line (whatever its order's status)
+ * dated by its order's order_date, times its variant's unit_quantity, summed per product class.
+ * Every table is confined to the workspace explicitly (raw SQL bypasses the ORM's tenant filter).
+ * Lines are read only from the days some period counts: the current window (the earlier of Jan 1
+ * and the first of the last seven days, up to today) and last year's Jan 1 .. the same day.
+ * Percentages and the average are rounded here, in exact numeric arithmetic.
+ */
+export const MONTHLY_SALES_SQL = `
+  with period as (
+    select ?::date as today, ?::date as yesterday, ?::date as month_start, ?::int as month_days,
+           ?::date as year_start, ?::date as prev_start, ?::date as prev_end, ?::date as week_start),
+  lines as (
+    select p.product_class_id as class_id, p.id as product_id, p.name as product_name, o.order_date as day,
+           oi.quantity * v.unit_quantity as quantity
+      from order_item oi
+      join sales_order o on o.id = oi.order_id
+      join product_variant v on v.id = oi.product_variant_id
+      join product p on p.id = v.product_id
+      cross join period
+     where oi.organization_id = ? and o.organization_id = ? and v.organization_id = ? and p.organization_id = ?
+       and (o.order_date between least(period.year_start, period.week_start) and period.today
+            or o.order_date between period.prev_start and period.prev_end)),
+  totals as (
+    select class_id,
+           coalesce(sum(quantity) filter (where day = period.today), 0) as today_total,
+           coalesce(sum(quantity) filter (where day = period.yesterday), 0) as yesterday_total,
+           coalesce(sum(quantity) filter (where day between period.month_start and period.today), 0) as month_data,
+           coalesce(sum(quantity) filter (where day between period.year_start and period.today), 0) as current_year_data,
+           coalesce(sum(quantity) filter (where day between period.prev_start and period.prev_end), 0) as prev_year_data
+      from lines cross join period
+     group by class_id),
+  days as (
+    select class_id, day, sum(quantity) as total
+      from lines cross join period
+     where day between period.week_start and period.today
+     group by class_id, day),
+  products as (
+    select class_id, product_id, product_name, sum(quantity) as quantity
+      from lines cross join period
+     where day between period.month_start and period.today
+     group by class_id, product_id, product_name),
+  entries as (
+    select c.id, c.name, c.unit,
+           coalesce(t.today_total, 0) as today_total, coalesce(t.yesterday_total, 0) as yesterday_total,
+           coalesce(t.month_data, 0) as month_data, coalesce(t.current_year_data, 0) as current_year_data,
+           coalesce(t.prev_year_data, 0) as prev_year_data
+      from product_class c
+      left join totals t on t.class_id = c.id
+     where c.organization_id = ? and (c.status = 1 or t.class_id is not null))
+  select e.id, e.name, e.unit, e.today_total, e.yesterday_total, e.month_data, e.current_year_data, e.prev_year_data,
+         round(e.month_data / period.month_days, 2) as month_data_avg,
+         case when e.yesterday_total = 0 then case when e.today_total > 0 then 100 else 0 end
+              else round((e.today_total - e.yesterday_total) * 100 / e.yesterday_total, 2) end as daily_change_percent,
+         sign(e.today_total - e.yesterday_total) as daily_sign,
+         case when e.prev_year_data = 0 then case when e.current_year_data > 0 then 100 else 0 end
+              else round((e.current_year_data - e.prev_year_data) * 100 / e.prev_year_data, 2) end as yearly_change_percent,
+         sign(e.current_year_data - e.prev_year_data) as yearly_sign,
+         (select coalesce(json_object_agg(to_char(d.day, 'YYYY-MM-DD'), d.total), '{}')
+            from days d where d.class_id = e.id) as day_totals,
+         (select coalesce(json_agg(json_build_object('product_name', pr.product_name, 'quantity', pr.quantity)
+                                   order by pr.quantity desc, pr.product_name, pr.product_id), '[]')
+            from products pr where pr.class_id = e.id) as product_breakdown
+    from entries e cross join period
+   order by e.name, e.id`;
+
+/** A row of MONTHLY_SALES_SQL (numeric columns arrive as text, json columns parsed). */
+export interface MonthlySalesRow {
+  id: number;
+  name: string;
+  unit: string;
+  today_total: string;
+  yesterday_total: string;
+  month_data: string;
+  month_data_avg: string;
+  current_year_data: string;
+  prev_year_data: string;
+  daily_change_percent: string;
+  daily_sign: string;
+  yearly_change_percent: string;
+  yearly_sign: string;
+  day_totals: Record<string, number>;
+  product_breakdown: Array<{ product_name: string; quantity: number }>;
+}
+
+/** The parameters of MONTHLY_SALES_SQL for a workspace and its periods. */
+export function monthlySalesParams(organizationId: number, p: SalesPeriods): unknown[] {
+  const periods = [p.today, p.yesterday, p.monthStart, p.monthDays, p.yearStart, p.prevYearStart, p.prevYearEnd, p.lastSevenDays[0]];
+  return [...periods, organizationId, organizationId, organizationId, organizationId, organizationId];
+}
+
+const statusOf = (sign: string): ChangeStatus => {
+  const n = Number(sign);
+  return n > 0 ? ChangeStatus.UP : n < 0 ? ChangeStatus.DOWN : ChangeStatus.SAME;
+};
+
+/** A row as an entry, with the seven days filled in (zeros included). */
+export function toMonthlySalesEntry(row: MonthlySalesRow, periods: SalesPeriods): MonthlySalesEntry {
+  return {
+    id: row.id,
+    productClass: row.name,
+    unit: row.unit,
+    todayTotal: Number(row.today_total),
+    yesterdayTotal: Number(row.yesterday_total),
+    dailyChangePercent: Number(row.daily_change_percent),
+    dailyChangeStatus: statusOf(row.daily_sign),
+    monthData: Number(row.month_data),
+    monthDataAvg: Number(row.month_data_avg),
+    currentYearData: Number(row.current_year_data),
+    prevYearData: Number(row.prev_year_data),
+    yearlyChangePercent: Number(row.yearly_change_percent),
+    yearlyChangeStatus: statusOf(row.yearly_sign),
+    sevenDayData: periods.lastSevenDays.map((date) => {
+      const [year, month, day] = date.split('-').map(Number);
+      return { date, year, month: month - 1, day, total: Number(row.day_totals[date] ?? 0) };
+    }),
+    productBreakdown: row.product_breakdown.map((p) => ({ productName: p.product_name, quantity: Number(p.quantity) })),
+  };
+}

@@ -1,0 +1,62 @@
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { registerEnumType } from 'type-graphql';
+import { TenantEntity } from '../../db/tenant.entity';
+import { ExportFormat, ExportKind, type ExportFilters } from './export-kinds';
+
+/** Where an export job is: queued → running → ready (or failed). */
+export enum ExportStatus {
+  QUEUED = 'queued',
+  RUNNING = 'running',
+  READY = 'ready',
+  FAILED = 'failed',
+}
+registerEnumType(ExportStatus, { name: 'ExportStatus' });
+
+/** An export run by the job worker; its file is kept in `export_chunk` until `expiresAt`. */
+@Entity({ tableName: 'export_job' })
+@Index({ properties: ['organizationId', 'createdAt'] })
+export class ExportJob extends TenantEntity<'status' | 'rowsDone' | 'rowsTotal' | 'byteSize' | 'error' | 'startedAt' | 'finishedAt' | 'expiresAt' | 'requestedByUserId' | 'requestedByApiKeyId'> {
+  @Enum({ items: () => ExportKind })
+  kind!: ExportKind;
+
+  @Enum({ items: () => ExportFormat })
+  format!: ExportFormat;
+
+  @Property({ type: 'json' })
+  filters!: ExportFilters;
+
+  @Enum({ items: () => ExportStatus })
+  status: ExportStatus = ExportStatus.QUEUED;
+
+  @Property({ type: 'integer' })
+  rowsDone: number = 0;
+
+  @Property({ type: 'integer', nullable: true })
+  rowsTotal: number | null = null;
+
+  @Property({ length: 100 })
+  fileName!: string;
+
+  @Property({ type: 'integer', nullable: true })
+  byteSize: number | null = null;
+
+  /** Why it failed, in words for the user. */
+  @Property({ type: 'text', nullable: true })
+  error: string | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  requestedByUserId: number | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  requestedByApiKeyId: number | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  startedAt: Date | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  finishedAt: Date | null = null;
+
+  /** When the file is deleted (set when it is ready). */
+  @Property({ type: 'datetime', nullable: true })
+  expiresAt: Date | null = null;
+}

@@ -1,0 +1,39 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RowsQuery } from './sources/export-source';
+
+/** Rows fetched per round trip. */
+export const BATCH_SIZE = 1_000;
+
+/** How many rows a query's FROM … WHERE … has. */
+export async function countRows(em: EntityManager, query: RowsQuery): Promise<number> {
+  const [row] = await em.execute<{ count: number }[]>(`select count(*)::int as count from ${query.from}`, query.params);
+  return row.count;
+}
+
+/**
+ * Reads a query's rows through a server-side cursor, BATCH_SIZE at a time, in one read-only
+ * snapshot, handing each batch over before the next is fetched: memory holds one batch whatever
+ * the row count. Returns the number of rows read.
+ */
+export async function forEachBatch(
+  em: EntityManager,
+  query: RowsQuery,
+  onBatch: (rows: Record<string, unknown>[]) => Promise<void>,
+): Promise<number> {
+  return em.transactional(
+    async (tx) => {
+      await tx.execute(`declare export_rows no scroll cursor for select ${query.select} from ${query.from} order by ${query.orderBy}`, query.params);
+      let read = 0;
+      for (;;) {
+        const rows = await tx.execute<Record<string, unknown>[]>(`fetch ${BATCH_SIZE} from export_rows`);
+        if (rows.length === 0) break;
+        read += rows.length;
+        await onBatch(rows);
+        if (rows.length < BATCH_SIZE) break;
+      }
+      return read;
+    },
+    { readOnly: true, isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
+}
