@@ -30,6 +30,7 @@ interface Seeded {
   masters: Record<Kind, number>;
   orderId: number;
   users: number[];
+  exportId: number;
 }
 
 describe('tenant isolation', () => {
@@ -78,7 +79,13 @@ describe('tenant isolation', () => {
     await createApiKey(t, ws, { scopes: 'read' });
     const paid = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { order_id: order.id, amount: 1 } });
     expect(paid.statusCode, paid.body).toBe(201);
+    const started = await t.graphql('mutation { startExport(kind: ORDERS) { id } }', {}, ws.token);
+    expect(started.errors, JSON.stringify(started.errors)).toBeUndefined();
+    const exportId = (started.data as { startExport: { id: number } }).startExport.id;
+    // Run the job here, without a worker: its file lands in export_chunk.
+    await t.app.services.exportJobs.run(t.orm.em.fork(), ws.organizationId, exportId, true);
     return {
+      exportId,
       ws,
       catalog,
       employeeId: employee.id,
@@ -137,6 +144,13 @@ describe('tenant isolation', () => {
   afterAll(() => t?.close());
 
   describe("B's admin asking for A's records by id gets 404", () => {
+    it('GraphQL export(id)', async () => {
+      const res = await t.graphql('query ($id: Int!) { export(id: $id) { id status } }', { id: A.exportId }, B.ws.token);
+      expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+      const own = await t.graphql('query ($id: Int!) { export(id: $id) { id status } }', { id: A.exportId }, A.ws.token);
+      expect(own.data?.export).toEqual({ id: A.exportId, status: 'READY' });
+    });
+
     it('GET /users/{id}', async () => {
       for (const id of A.users) expect404(await t.request({ method: 'GET', url: `/api/v1/users/${id}`, token: B.ws.token }), `user ${id}`);
       expect((await t.request({ method: 'GET', url: `/api/v1/users/${B.customerId}`, token: B.ws.token })).statusCode).toBe(200);
