@@ -3,7 +3,7 @@ import { GraphQLError, Kind, type GraphQLObjectType, type GraphQLSchema, type Op
 import { assertKeyMayReach } from '../domains/api-keys/api-key-scopes';
 import { AppError, ForbiddenError } from '../errors/app-error';
 import type { GraphqlContext } from './context';
-import { ROUTE_GROUP_EXTENSION } from './route-group';
+import { KEY_READS_EXTENSION, ROUTE_GROUP_EXTENSION } from './route-group';
 
 /** The root fields an operation selects, through fragments too (introspection fields left out). */
 function rootFields(selectionSet: SelectionSetNode, fragments: Record<string, SelectionSetNode>, seen = new Set<string>()): string[] {
@@ -19,7 +19,8 @@ function rootFields(selectionSet: SelectionSetNode, fragments: Record<string, Se
 
 /**
  * Applies an API key's scopes to each GraphQL operation as the REST shim applies them to each
- * request: a query needs read, a mutation write, and every root field's route group must be
+ * request: a query needs read, a mutation write (unless it is marked `readsOnly`, like
+ * startExport, which reads as GET /exports does), and every root field's route group must be
  * open to the key. A refused operation answers 403 with no field resolved.
  */
 export function keyScopesPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
@@ -33,13 +34,14 @@ export function keyScopesPlugin(schema: GraphQLSchema): ApolloServerPlugin<Graph
             document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet]] : [])),
           );
           const rootType = rootTypeOf(schema, operation);
-          const action = operation.operation === 'query' ? 'read' : 'write';
           try {
             for (const field of rootFields(operation.selectionSet, fragments)) {
               // The operation is validated by now: every field exists. One without a group is closed to keys.
-              const group = rootType?.getFields()[field]?.extensions[ROUTE_GROUP_EXTENSION];
+              const extensions = rootType?.getFields()[field]?.extensions ?? {};
+              const group = extensions[ROUTE_GROUP_EXTENSION];
               if (typeof group !== 'string') throw new ForbiddenError(`API keys cannot use ${field}`);
-              assertKeyMayReach(principal.scopes, group, action);
+              const reads = operation.operation === 'query' || extensions[KEY_READS_EXTENSION] === true;
+              assertKeyMayReach(principal.scopes, group, reads ? 'read' : 'write');
             }
           } catch (err) {
             if (!(err instanceof AppError)) throw err;

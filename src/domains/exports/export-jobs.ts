@@ -47,7 +47,7 @@ export class ExportJobService {
         organizationId: ctx.organizationId,
         kind: request.kind,
         format: request.format,
-        filters: request.filters,
+        filters: plan.filters,
         rowsTotal: plan.total,
         fileName: plan.fileName,
         requestedByUserId: ctx.userId,
@@ -110,10 +110,12 @@ export class ExportJobService {
       await em.flush();
     } catch (err) {
       const refused = err instanceof AppError;
+      const failed = refused || lastAttempt;
+      // A run that will be retried says nothing yet: the job is simply queued again.
       Object.assign(job, {
-        status: refused || lastAttempt ? ExportStatus.FAILED : ExportStatus.QUEUED,
-        error: refused ? err.message : 'The export could not be written; start it again',
-        finishedAt: refused || lastAttempt ? new Date() : null,
+        status: failed ? ExportStatus.FAILED : ExportStatus.QUEUED,
+        error: refused ? err.message : failed ? 'The export could not be written; start it again' : null,
+        finishedAt: failed ? new Date() : null,
       });
       await em.flush();
       await deleteChunks(em, organizationId, id);

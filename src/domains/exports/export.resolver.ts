@@ -82,9 +82,10 @@ function filtersOf(input: ExportFiltersInput | null | undefined): ExportFilters 
 @Authorized()
 @Resolver()
 export class ExportResolver {
-  @InGroup('exports')
+  // It reads, as GET /exports/* does: API keys need `read` and the exports scope, not `write`.
+  @InGroup('exports', { readsOnly: true })
   @Mutation(() => ExportJobType, {
-    description: 'Queues an export job (workspace administrators and API keys); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
+    description: 'Queues an export job (workspace administrators and API keys with read and exports); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
   })
   async startExport(
     @Arg('kind', () => ExportKind) kind: ExportKind,

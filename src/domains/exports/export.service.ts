@@ -109,23 +109,22 @@ export class ExportService {
    */
   async plan(em: EntityManager, organizationId: number, request: ExportRequest): Promise<ExportPlan> {
     const source = EXPORT_SOURCES[request.kind];
-    const names = await checkFilters(em, organizationId, request.kind, source, request.filters);
-    const total = await countRows(em, source.rows(organizationId, request.filters));
+    const { filters, names } = await checkFilters(em, organizationId, request.kind, source, request.filters);
+    const total = await countRows(em, source.rows(organizationId, filters));
     if (request.format === ExportFormat.PDF && total > PDF_ROW_LIMIT) {
-      throw new ValidationError(
-        'format',
-        `a PDF holds at most ${PDF_ROW_LIMIT.toLocaleString('en-IN')} rows and this export has ${total.toLocaleString('en-IN')}: use format xlsx or narrow the filters`,
-      );
+      const [limit, rows] = [PDF_ROW_LIMIT, total].map((n) => n.toLocaleString('en-IN'));
+      throw new ValidationError('format', `must be xlsx for more than ${limit} rows (this export has ${rows}; a PDF holds at most ${limit}), or narrow the filters`);
     }
     const workspace = await workspaceFacts(em, organizationId);
     return {
       ...request,
+      filters,
       organizationId,
       source,
       total,
       fileName: exportFileName(request.kind, request.format, workspace.localDay),
       contentType: CONTENT_TYPES[request.format],
-      filterLines: source.describe(request.filters, names),
+      filterLines: source.describe(filters, names),
       workspace,
     };
   }

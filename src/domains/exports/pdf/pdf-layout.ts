@@ -5,6 +5,8 @@ import type { PdfInput } from './pdf-input';
 
 const FONTS_DIR = path.join(path.dirname(require.resolve('pdfmake/package.json')), 'fonts', 'Roboto');
 const MARGIN = 28;
+/** Left and right padding of table cells (pdfmake's default is 4). */
+const CELL_PADDING = 3;
 /** A4 in points. */
 const PAGE = { portrait: 595.28 - 2 * MARGIN, landscape: 841.89 - 2 * MARGIN };
 
@@ -44,12 +46,15 @@ function table(input: PdfInput): Content {
     table: {
       headerRows: 1,
       dontBreakRows: true,
-      widths: input.columns.map((c) => (available * c.width) / sum - 8),
+      // pdfmake's widths exclude the cells' padding: the columns share what is left of the page.
+      widths: input.columns.map((c) => (available * c.width) / sum - 2 * CELL_PADDING),
       body,
     },
     layout: {
       hLineWidth: (i, node) => (i === 0 || i === 1 || i === node.table.body.length || (input.totals && i === node.table.body.length - 1) ? 0.8 : 0.2),
       vLineWidth: () => 0,
+      paddingLeft: () => CELL_PADDING,
+      paddingRight: () => CELL_PADDING,
       hLineColor: () => '#9E9E9E',
       fillColor: (row) => (row > 0 && row % 2 === 0 ? '#F5F5F5' : null),
     },
