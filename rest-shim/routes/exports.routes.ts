@@ -55,17 +55,19 @@ async function sendExport(request: FastifyRequest, reply: FastifyReply, kind: Ex
   const body = new PassThrough();
   exports.write(request.ctx.em, plan, body).catch((err: unknown) => {
     request.log.error({ err }, 'export stopped while streaming');
+    // Failing before the first byte, the answer becomes an error envelope: not an attachment.
+    if (!reply.raw.headersSent) reply.removeHeader('content-disposition');
     body.destroy(err as Error);
   });
   return reply.send(body);
 }
 
-/** GET /exports/orders, /exports/users, /exports/sales, and export job files. */
+/** GET /exports/orders, /exports/users, /exports/sales, and export job files (no HEAD: it would write a whole export for nothing). */
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Exports'];
   app.get(
     '/exports/orders',
-    { schema: { tags, summary: 'Orders as XLSX or PDF (administrators and API keys)', querystring: OrdersExportQuery, response: fileResponse } },
+    { exposeHeadRoute: false, schema: { tags, summary: 'Orders as XLSX or PDF (administrators and API keys)', querystring: OrdersExportQuery, response: fileResponse } },
     (request, reply) => {
       const q = request.query;
       return sendExport(request, reply, ExportKind.ORDERS, q.format, {
@@ -79,7 +81,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/exports/users',
-    { schema: { tags, summary: 'Users as XLSX or PDF (administrators and API keys)', querystring: UsersExportQuery, response: fileResponse } },
+    { exposeHeadRoute: false, schema: { tags, summary: 'Users as XLSX or PDF (administrators and API keys)', querystring: UsersExportQuery, response: fileResponse } },
     (request, reply) => {
       const q = request.query;
       return sendExport(request, reply, ExportKind.USERS, q.format, {
@@ -91,7 +93,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/exports/sales',
-    { schema: { tags, summary: 'Sales, one row per order line, as XLSX or PDF (administrators and API keys)', querystring: SalesExportQuery, response: fileResponse } },
+    { exposeHeadRoute: false, schema: { tags, summary: 'Sales, one row per order line, as XLSX or PDF (administrators and API keys)', querystring: SalesExportQuery, response: fileResponse } },
     (request, reply) => {
       const q = request.query;
       return sendExport(request, reply, ExportKind.SALES, q.format, { dateFrom: q.date_from, dateTo: q.date_to });
@@ -102,6 +104,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/exports/files/:id',
     {
       config: { auth: 'public', budget: 'general' },
+      // HEAD would read every chunk for nothing.
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'The file of an export job, by its pre-signed download URL (no credential needed; one sent must be of the same workspace)',

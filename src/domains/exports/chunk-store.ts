@@ -58,16 +58,25 @@ export class ChunkWriter extends Writable {
   }
 }
 
-/** An export job's stored file as a stream, one chunk read at a time. */
-export function readChunks(em: EntityManager, organizationId: number, exportJobId: number): Readable {
+/**
+ * An export job's stored file as a stream, one chunk read at a time. A file found shorter than
+ * `byteSize` (deleted meanwhile) ends the stream with an error, so the download fails rather than
+ * ending early as if complete.
+ */
+export function readChunks(em: EntityManager, organizationId: number, exportJobId: number, byteSize: number): Readable {
   async function* chunks() {
+    let read = 0;
     for (let seq = 0; ; seq++) {
       const [row] = await em.execute<{ data: Buffer }[]>('select data from export_chunk where organization_id = ? and export_job_id = ? and seq = ?', [
         organizationId,
         exportJobId,
         seq,
       ]);
-      if (!row) return;
+      if (!row) {
+        if (read < byteSize) throw new Error(`Export ${exportJobId}: ${read} of ${byteSize} bytes found`);
+        return;
+      }
+      read += row.data.length;
       yield row.data;
     }
   }

@@ -125,23 +125,25 @@ export class ExportJobService {
 
   /**
    * The file behind a download link. The link is the credential: its signature must be ours for
-   * this export and unexpired (403 otherwise). A request that also carries a credential must come
-   * from the export's own workspace (404 otherwise). A file past its retention is 410.
+   * this export (403 otherwise). A request that also carries a credential must come from the
+   * export's own workspace (404 otherwise). A file past its retention is 410 (until the hourly
+   * clean-up deletes its record); an expired link to a kept file is 403.
    */
   async download(unscoped: EntityManager, link: { id: number; expires: number; signature: string }, callerOrganizationId: number | null): Promise<ExportDownload> {
     const [owner] = await unscoped.execute<{ organization_id: number }[]>('select organization_id from export_job where id = ?', [link.id]);
     if (!owner || !this.links.verify(owner.organization_id, link.id, link.expires, link.signature)) {
       throw new ForbiddenError('This download link is not valid');
     }
-    if (link.expires * 1000 <= Date.now()) throw new ForbiddenError('This download link has expired: ask for the export again to get a new one');
     if (callerOrganizationId !== null && callerOrganizationId !== owner.organization_id) throw new NotFoundError('Export', link.id);
     const em = unscoped.fork();
     scopeToOrganization(em, owner.organization_id);
     const job = await em.findOne(ExportJob, { id: link.id });
+    // The file's retention first: a link never outlives its file, so past it every link has expired too.
     if (!job || job.status !== ExportStatus.READY || !job.expiresAt || job.expiresAt.getTime() <= Date.now()) {
       throw new GoneError('This export file has expired and was deleted: start a new export');
     }
-    return { fileName: job.fileName, contentType: CONTENT_TYPES[job.format], byteSize: job.byteSize ?? 0, body: readChunks(em, job.organizationId, job.id) };
+    if (link.expires * 1000 <= Date.now()) throw new ForbiddenError('This download link has expired: ask for the export again to get a new one');
+    return { fileName: job.fileName, contentType: CONTENT_TYPES[job.format], byteSize: job.byteSize ?? 0, body: readChunks(em, job.organizationId, job.id, job.byteSize ?? 0) };
   }
 
   /** Deletes files past their retention and jobs that never finished within UNFINISHED_RETENTION (chunks go with them). */

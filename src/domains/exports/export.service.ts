@@ -136,7 +136,7 @@ export class ExportService {
   async write(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
     if (plan.format === ExportFormat.PDF) {
       const { bytes, rows } = await this.pdfOf(em, plan, onProgress);
-      await new Promise<void>((resolve, reject) => output.end(bytes, () => resolve()).once('error', reject));
+      await new Promise<void>((resolve, reject) => output.end(bytes, (err?: Error | null) => (err ? reject(err) : resolve())));
       return rows;
     }
     return this.xlsxInto(em, plan, output, onProgress);

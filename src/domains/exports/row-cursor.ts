@@ -23,6 +23,8 @@ export async function forEachBatch(
 ): Promise<number> {
   return em.transactional(
     async (tx) => {
+      // A backstop for a holder that never comes back (the writer gives up on stalled clients first).
+      await tx.execute(`set local idle_in_transaction_session_timeout = '5min'`);
       await tx.execute(`declare export_rows no scroll cursor for select ${query.select} from ${query.from} order by ${query.orderBy}`, query.params);
       let read = 0;
       for (;;) {

@@ -10,13 +10,22 @@ export interface WorkbookAbout {
   generated: string;
 }
 
+/** A client that reads nothing for this long is given up on (its cursor and transaction released). */
+export const STALLED_OUTPUT_MS = 60_000;
+
 function drainedOrClosed(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const done = () => {
+      clearTimeout(timer);
       stream.off('drain', done);
       stream.off('close', done);
       resolve();
     };
+    const timer = setTimeout(() => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      reject(new Error(`The export output took no data for ${STALLED_OUTPUT_MS / 1000} s`));
+    }, STALLED_OUTPUT_MS);
     stream.on('drain', done);
     stream.on('close', done);
   });
