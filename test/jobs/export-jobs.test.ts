@@ -21,6 +21,7 @@ import { secretsFrom } from '../../src/secrets';
 import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlData, expectGraphqlError, type GraphqlAnswer } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { ORDER_HEADERS } from '../helpers/export-files';
 
 /**
  * Export JOBS end to end: `startExport` over GraphQL records and queues a job, a real
@@ -119,21 +120,6 @@ function rowsOf(sheet: ExcelJS.Worksheet): unknown[][] {
   return rows;
 }
 
-const ORDER_HEADERS = [
-  'Order code',
-  'Order date',
-  'Status',
-  'Customer',
-  'Store',
-  'Town',
-  'Route',
-  'Production unit',
-  'Items',
-  'Total amount',
-  'Payment mode',
-  'Delivery date',
-  'Placed at',
-];
 
 const utcDate = (day: string) => new Date(`${day}T00:00:00Z`);
 

@@ -12,6 +12,7 @@ import { UserType } from '../../src/domains/users/user.entity';
 import { createApiKey, createUser, createWorkspace, placeOrder, uniquePhone, unique, type Workspace } from '../helpers/fixtures';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { ORDER_HEADERS } from '../helpers/export-files';
 
 /**
  * REST downloads GET /api/v1/exports/orders|users|sales (XLSX and PDF), read back with real
@@ -30,21 +31,6 @@ const ADMINS_ONLY = 'Only workspace administrators may do this';
 const NO_CREDENTIAL = 'Authentication required: send a session token or an API key';
 const TOO_MANY = 'Too many requests, please try again later';
 
-const ORDER_HEADERS = [
-  'Order code',
-  'Order date',
-  'Status',
-  'Customer',
-  'Store',
-  'Town',
-  'Route',
-  'Production unit',
-  'Items',
-  'Total amount',
-  'Payment mode',
-  'Delivery date',
-  'Placed at',
-];
 /** The orders header row as pdftotext lays it out: "Payment mode" wraps in its column. */
 const ORDER_PDF_HEADER = new RegExp(
   `^\\s*${['Order code', 'Order date', 'Status', 'Customer', 'Store', 'Town', 'Route', 'Production unit', 'Items', 'Total amount', 'Payment', 'Delivery date', 'Placed at'].join('\\s+')}\\n\\s+mode\\n`,
