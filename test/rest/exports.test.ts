@@ -675,6 +675,15 @@ describe('GET /api/v1/exports/orders and /exports/sales', () => {
     expect(pdf.text[0]).toMatch(/Generated .* \(UTC\) · 1 row$/m);
   });
 
+  it('offers no HEAD on export routes or job files (it would write or read a whole file for nothing)', async () => {
+    const { key } = await createApiKey(t, f.ws, { scopes: 'exports' });
+    for (const url of ['/api/v1/exports/orders', '/api/v1/exports/users', '/api/v1/exports/sales', '/api/v1/exports/files/1?expires=1&signature=x']) {
+      const res = await t.request({ method: 'HEAD', url, apiKey: key });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-disposition'], url).toBeUndefined();
+    }
+  });
+
   describe('validation: 400 naming the parameter, before any byte of a file', () => {
     async function expect400(kind: 'orders' | 'users' | 'sales', query: string, message: string): Promise<void> {
       const res = await exportOf(f.ws, kind, query);

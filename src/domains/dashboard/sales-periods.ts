@@ -1,3 +1,5 @@
+import { shiftDay } from '../workspace/local-day';
+
 /** The local days (YYYY-MM-DD) the monthly sales are counted over. */
 export interface SalesPeriods {
   today: string;
@@ -14,13 +16,6 @@ export interface SalesPeriods {
   prevYearEnd: string;
   /** The seven days ending today, oldest first. */
   lastSevenDays: string[];
-}
-
-/** `day` (YYYY-MM-DD) moved by `days`. */
-export function shiftDay(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -7,7 +7,7 @@ import { requireStaff } from '../auth/permissions';
 import { Order } from '../orders/order.entity';
 import { PAYMENT_MODES } from '../orders/order.service';
 import { User } from '../users/user.entity';
-import { localDayStart, nextDay } from '../workspace/local-day';
+import { localDayStart, shiftDay } from '../workspace/local-day';
 import { Payment } from './payment.entity';
 
 export interface RecordPaymentInput {
@@ -72,7 +72,7 @@ export class PaymentService {
         ? {
             paidAt: {
               ...(from ? { $gte: await localDayStart(ctx.em, ctx.organizationId, from) } : {}),
-              ...(to ? { $lt: await localDayStart(ctx.em, ctx.organizationId, nextDay(to)) } : {}),
+              ...(to ? { $lt: await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) } : {}),
             },
           }
         : {}),

@@ -21,9 +21,9 @@ export async function localDayStart(em: EntityManager, organizationId: number, d
   return new Date(row.start);
 }
 
-/** The day after a YYYY-MM-DD date. */
-export function nextDay(day: string): string {
-  const next = new Date(`${day}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
+/** `day` (YYYY-MM-DD) moved by `days` (negative: earlier). */
+export function shiftDay(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
 }
