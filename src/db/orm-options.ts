@@ -20,6 +20,10 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
       silent: true,
     },
     forceUtcTimezone: true,
+    // Every tenant row carries its own organization_id, filtered on the root of each query, and a
+    // reference never crosses workspaces (writes check it): joining each referenced table only to
+    // filter it again costs a join per relation, and its planning, on every list.
+    autoJoinRefsForFilters: false,
     allowGlobalContext: false,
     pool: { min: 0, max: 10 },
     ...overrides,

@@ -21,15 +21,20 @@ function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E
   });
 }
 
-/** Loads the children of many parents in one tenant-filtered query per batch, ordered by id. */
+/**
+ * Loads the children of many parents in one tenant-filtered query per batch, ordered by id, with
+ * the to-one relations in `populate` joined into that same query.
+ */
 function childrenOf<E extends { id: number }>(
   em: EntityManager,
   entity: EntityClass<E>,
   parentKey: keyof E & string,
+  populate: readonly string[] = [],
 ): DataLoader<number, E[]> {
   return new DataLoader(async (parentIds) => {
     const rows = await em.find(entity, { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>, {
       orderBy: { id: 'asc' } as never,
+      populate: populate as never[],
     });
     const groups = new Map<number, E[]>(parentIds.map((id) => [id, []]));
     for (const row of rows) {
@@ -51,7 +56,8 @@ export function createLoaders(em: EntityManager) {
     productClass: byId(em, ProductClass),
     product: byId(em, Product),
     variant: byId(em, ProductVariant),
-    orderItems: childrenOf(em, OrderItem, 'order'),
+    // An order's lines are almost always shown with their variant and product.
+    orderItems: childrenOf(em, OrderItem, 'order', ['variant.product']),
     statusHistory: childrenOf(em, OrderStatusHistory, 'order'),
     productVariants: childrenOf(em, ProductVariant, 'product'),
   };

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { generate } from 'selfsigned';
 import { prepareJobQueue } from '../../jobs/worker';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres';
 import { migrate, openOrm } from '../../src/db/orm';
+import { throwawayCa } from './throwaway-ca';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,44 +24,16 @@ let embedded: EmbeddedDatabase | undefined;
 let caDir: string | undefined;
 
 /**
- * A throwaway certificate authority for the tests' HTTPS webhook receivers, trusted through
- * Node's own NODE_EXTRA_CA_CERTS (the test processes start after this and inherit it), and a
- * server certificate it signs for localhost, 127.0.0.1, ::1 and *.hooks.test.
+ * The tests' certificate authority, trusted through NODE_EXTRA_CA_CERTS (the test processes start
+ * after this and inherit it); the receivers serve the certificate it signs.
  */
-async function throwawayCertificateAuthority(): Promise<{ key: string; cert: string }> {
-  const ca = await generate([{ name: 'commonName', value: 'Sales Distribution Test CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
-  });
-  const server = await generate([{ name: 'commonName', value: 'hooks.test' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 2, value: 'hooks.test' },
-          { type: 2, value: '*.hooks.test' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  });
+async function trustedTestCa(): Promise<{ key: string; cert: string }> {
+  const { caCert, key, cert } = await throwawayCa();
   caDir = mkdtempSync(path.join(os.tmpdir(), 'sd-test-ca-'));
   const caFile = path.join(caDir, 'ca.pem');
-  writeFileSync(caFile, ca.cert);
+  writeFileSync(caFile, caCert);
   process.env.NODE_EXTRA_CA_CERTS = caFile;
-  return { key: server.private, cert: server.cert };
+  return { key, cert };
 }
 let dataDir: string | undefined;
 let adminUrl = '';
@@ -95,7 +67,7 @@ export async function setup(project: TestProject): Promise<void> {
   await migrate(orm);
   await orm.close();
   await prepareJobQueue(templateUrl.toString());
-  project.provide('receiverTls', await throwawayCertificateAuthority());
+  project.provide('receiverTls', await trustedTestCa());
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
 }

@@ -22,6 +22,12 @@ const KEY_BYTES = 24;
 /** `df_` and the first 8 hex characters: enough to tell keys apart, useless to guess the rest. */
 const PREFIX_LENGTH = 11;
 
+/** A new key: what the caller is shown once, and what is stored of it. */
+export function newApiKey(): { key: string; keyHash: string; keyPrefix: string } {
+  const key = `df_${randomBytes(KEY_BYTES).toString('hex')}`;
+  return { key, keyHash: hashApiKey(key), keyPrefix: key.slice(0, PREFIX_LENGTH) };
+}
+
 export interface CreateApiKeyInput {
   name: string;
   scopes?: string | null;
@@ -57,7 +63,7 @@ export class ApiKeyService {
     const name = rules.requiredText('name', input.name, 100);
     const scopes = normalizeScopes('scopes', input.scopes);
     const expiresAt = input.expiresInDays == null ? null : expiryAfter(input.expiresInDays);
-    const key = `df_${randomBytes(KEY_BYTES).toString('hex')}`;
+    const { key, keyHash, keyPrefix } = newApiKey();
     const apiKey = await ctx.em.transactional(async (tx) => {
       // One creation at a time per workspace, so parallel requests cannot pass the cap together.
       await tx.execute('select id from organization where id = ? for update', [ctx.organizationId]);
@@ -68,8 +74,8 @@ export class ApiKeyService {
       return tx.create(ApiKey, {
         organizationId: ctx.organizationId,
         name,
-        keyHash: hashApiKey(key),
-        keyPrefix: key.slice(0, PREFIX_LENGTH),
+        keyHash,
+        keyPrefix,
         scopes,
         expiresAt,
         createdBy: tx.getReference(User, admin.userId),

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
-import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { User, UserType } from '../users/user.entity';
@@ -66,7 +66,7 @@ export class AttendanceService {
       ...(filter.date != null ? { day: rules.calendarDate('date', filter.date) } : {}),
       ...(ownOnly ? { user: ctx.userId! } : filter.userId != null ? { user: filter.userId } : {}),
     };
-    const [items, total] = await ctx.em.findAndCount(Attendance, where, {
+    const [items, total] = await findWithTotal(ctx.em, Attendance, where, {
       populate: ['user'],
       orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' },
       limit,

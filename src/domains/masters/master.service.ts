@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
-import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
 import { likeEscape, searchCondition } from '../../shared/search';
 import { requireStaff } from '../auth/permissions';
@@ -24,7 +24,7 @@ export class MasterService {
       ...(filter.status != null ? { status: filter.status } : {}),
       ...searchCondition<object>(filter.search, [(p) => ({ name: { $ilike: p } })]),
     } as FilterQuery<MasterEntity>;
-    const [items, total] = await ctx.em.findAndCount(kind.entity, where, {
+    const [items, total] = await findWithTotal(ctx.em, kind.entity, where, {
       populate: kind.populate as never[],
       orderBy: { name: 'asc', id: 'asc' },
       limit,

@@ -1,7 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../errors/app-error';
-import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
 import { requireStaff } from '../auth/permissions';
 import { Order } from '../orders/order.entity';
@@ -77,7 +77,7 @@ export class PaymentService {
           }
         : {}),
     };
-    const [items, total] = await ctx.em.findAndCount(Payment, where, { populate: ['order'], orderBy: { paidAt: 'desc', id: 'desc' }, limit, offset });
+    const [items, total] = await findWithTotal(ctx.em, Payment, where, { populate: ['order'], orderBy: { paidAt: 'desc', id: 'desc' }, limit, offset });
     return { items, total, page, limit };
   }
 }

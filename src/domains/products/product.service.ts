@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
 import { ProductClass } from '../masters/product-class.entity';
@@ -57,7 +57,7 @@ export class ProductService {
       ...(filter.status != null ? { status: filter.status } : {}),
       ...searchCondition<FilterQuery<Product>>(filter.search, [(p) => ({ name: { $ilike: p } })]),
     };
-    const [items, total] = await ctx.em.findAndCount(Product, where, {
+    const [items, total] = await findWithTotal(ctx.em, Product, where, {
       populate: ['productClass', 'variants'],
       populateOrderBy: { variants: { id: 'asc' } },
       orderBy: { createdAt: 'desc', id: 'desc' },

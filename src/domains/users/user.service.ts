@@ -2,7 +2,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { resolvePage, type PageRequest, type Paginated } from '../../shared/pagination';
+import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
 import { searchCondition } from '../../shared/search';
@@ -63,7 +63,7 @@ export class UserService {
         (p) => ({ primaryContactNumber: { $ilike: p } }),
       ]),
     };
-    const [items, total] = await ctx.em.findAndCount(User, where, {
+    const [items, total] = await findWithTotal(ctx.em, User, where, {
       populate: ['role', 'town', 'route'],
       orderBy: { createdAt: 'desc', id: 'desc' },
       limit,

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { Pool } from 'pg';
+import { prepareJobQueue } from '../../jobs/worker';
+import { loadConfig } from '../../src/config';
+import { embeddedDatabaseOf, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { migrate, openOrm } from '../../src/db/orm';
+import { newApiKey } from '../../src/domains/api-keys/api-key.service';
+import { seededWorkspaces, seedWorkspaces } from '../../src/seed/seed';
+
+/** The benchmarks' own data directory when they start an embedded PostgreSQL. */
+export const BENCH_DATA_DIR = path.resolve('.data/bench');
+
+/** The database the benchmarks run on: DATABASE_URL, else an embedded PostgreSQL under BENCH_DATA_DIR. */
+export async function openBenchDatabase(log: (line: string) => void): Promise<{ url: string; release(): Promise<void> }> {
+  let url = process.env.DATABASE_URL;
+  let release = async (): Promise<void> => undefined;
+  if (!url) {
+    log(`DATABASE_URL is not set: embedded PostgreSQL in ${BENCH_DATA_DIR}/pg`);
+    const embedded = await startEmbeddedPostgres(embeddedDatabaseOf(loadConfig({ DATA_DIR: BENCH_DATA_DIR })));
+    url = embedded.url;
+    release = () => embedded.stop();
+  }
+  const orm = await openOrm(url);
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  await prepareJobQueue(url);
+  return { url, release };
+}
+
+/** A set of seeded workspaces (one `--seed`). */
+export interface Dataset {
+  seed: number;
+  ordersPerOrg: number;
+  organizationIds: number[];
+}
+
+/** Seeds `orgs` × `ordersPerOrg` under `seed` unless that is already there (the seed skips it). */
+export async function ensureDataset(url: string, label: string, seed: number, orgs: number, ordersPerOrg: number, log: (line: string) => void): Promise<Dataset> {
+  const started = performance.now();
+  let lastShown = 0;
+  const summary = await seedWorkspaces(url, {
+    orgs,
+    ordersPerOrg,
+    seed,
+    onProgress: (done, total) => {
+      if (performance.now() - lastShown < 5000 && done < total) return;
+      lastShown = performance.now();
+      log(`  seeding ${label}: ${done}/${total}`);
+    },
+  });
+  const workspaces = await seededWorkspaces(url, seed);
+  if (workspaces.length < orgs) throw new Error(`seed ${seed} left ${workspaces.length} of ${orgs} workspaces`);
+  log(`${label}: ${orgs} × ${ordersPerOrg.toLocaleString('en-US')} orders ready (${((performance.now() - started) / 1000).toFixed(1)} s${summary.alreadySeeded ? ', already seeded' : ''})`);
+  return { seed, ordersPerOrg, organizationIds: workspaces.slice(0, orgs).map((w) => w.id) };
+}
+
+/**
+ * Issues `perWorkspace` API keys with `scopes` in each workspace, stored as the service stores them
+ * (SHA-256 only); earlier runs' bench keys are revoked first.
+ */
+export async function issueKeys(pool: Pool, organizationIds: number[], scopes: string, perWorkspace = 1): Promise<Map<number, string[]>> {
+  await pool.query(`update api_key set status = 0, revoked_at = now() where name = 'bench' and status = 1 and organization_id = any($1)`, [organizationIds]);
+  const keys = new Map<number, string[]>();
+  for (const organizationId of organizationIds) {
+    const issued: string[] = [];
+    for (let i = 0; i < perWorkspace; i += 1) {
+      const { key, keyHash, keyPrefix } = newApiKey();
+      await pool.query(`insert into api_key (organization_id, name, key_hash, key_prefix, scopes) values ($1, 'bench', $2, $3, $4)`, [organizationId, keyHash, keyPrefix, scopes]);
+      issued.push(key);
+    }
+    keys.set(organizationId, issued);
+  }
+  return keys;
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench`: one run that starts PostgreSQL (DATABASE_URL or embedded), seeds once, starts the
+ * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
+ * and writes bench/results.json and the table in BENCHMARKS.md.
+ *
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,startup]
+ */
+import 'reflect-metadata';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool } from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openOrm } from '../src/db/orm';
+import { secretsFrom } from '../src/secrets';
+import { throwawayCa } from '../test/helpers/throwaway-ca';
+import type { BenchContext, KeyedDataset } from './lib/bench-context';
+import { BENCH_DATA_DIR, ensureDataset, issueKeys, openBenchDatabase } from './lib/bench-database';
+import { startHttpsSink } from './lib/https-sink';
+import { machineOf, table, writeResults, type Figure } from './lib/report';
+import { BENCH_SERVICE_ENV, startService } from './lib/service-process';
+import { SqlCapture } from './lib/sql-capture';
+import { measureApiThroughput } from './pairs/api-throughput';
+import { measurePdf, measureXlsx } from './pairs/exports';
+import { measureStartup } from './pairs/startup';
+import { measureWebhooks } from './pairs/webhooks';
+
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'startup'] as const;
+type PairName = (typeof PAIRS)[number];
+
+/** The seeds of the datasets: one of many workspaces for the API, one workspace per export size. */
+const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4 };
+const XLSX_SMALL = 100_000;
+const XLSX_LARGE = 500_000;
+const PDF_ROWS = 5_000;
+/** The service's pool: the raw baselines get as many connections. */
+const POOL_SIZE = 10;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '3' },
+      seconds: { type: 'string', default: '10' },
+      orgs: { type: 'string', default: '100' },
+      orders: { type: 'string', default: '10000' },
+      only: { type: 'string', default: PAIRS.join(',') },
+    },
+  });
+  const int = (name: string, value: string, min: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min}, not "${value}"`);
+    return n;
+  };
+  const only = values.only.split(',').map((p) => p.trim());
+  const unknown = only.find((p) => !(PAIRS as readonly string[]).includes(p));
+  if (unknown) throw new Error(`--only has "${unknown}"; pairs: ${PAIRS.join(', ')}`);
+  return {
+    rounds: int('rounds', values.rounds, 1),
+    seconds: int('seconds', values.seconds, 1),
+    orgs: int('orgs', values.orgs, 1),
+    orders: int('orders', values.orders, 20),
+    only: new Set(only as PairName[]),
+  };
+}
+
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function keyed(pool: Pool, datasetPromise: ReturnType<typeof ensureDataset>, scopes: string, perWorkspace: number): Promise<KeyedDataset> {
+  const dataset = await datasetPromise;
+  return { ...dataset, keys: await issueKeys(pool, dataset.organizationIds, scopes, perWorkspace) };
+}
+
+/** Writes the table between the markers of BENCHMARKS.md. */
+function updateBenchmarksMd(text: string): void {
+  const file = path.resolve('BENCHMARKS.md');
+  const current = readFileSync(file, 'utf8');
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const from = current.indexOf(start);
+  const to = current.indexOf(end);
+  if (from < 0 || to < 0) throw new Error('BENCHMARKS.md lacks its results markers');
+  writeFileSync(file, `${current.slice(0, from + start.length)}\n${text}\n${current.slice(to)}`);
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  mkdirSync(BENCH_DATA_DIR, { recursive: true });
+  const database = await openBenchDatabase(log);
+  const pool = new Pool({ connectionString: database.url, max: POOL_SIZE });
+  const cleanups: Array<() => Promise<unknown>> = [() => database.release(), () => pool.end()];
+  try {
+    const needs = (pair: PairName) => opts.only.has(pair);
+    const main = await keyed(pool, ensureDataset(database.url, 'API workspaces', SEEDS.main, opts.orgs, opts.orders, log), 'read', 1);
+    const exportScopes = 'read,exports';
+    const xlsxSmall = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxSmall, 1, XLSX_SMALL, log), exportScopes, 5) : null;
+    const xlsxLarge = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), exportScopes, 5) : null;
+    const pdf = needs('pdf') || needs('webhooks') ? await keyed(pool, ensureDataset(database.url, 'PDF workspace', SEEDS.pdf, 1, PDF_ROWS, log), exportScopes, 5) : null;
+
+    const tls = await throwawayCa();
+    const caFile = path.join(BENCH_DATA_DIR, 'receiver-ca.pem');
+    writeFileSync(caFile, tls.caCert);
+    const sink = await startHttpsSink(tls);
+    cleanups.push(() => sink.close());
+    const serviceEnv = {
+      DATA_DIR: path.join(BENCH_DATA_DIR, 'service'),
+      NODE_EXTRA_CA_CERTS: caFile,
+      WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
+    };
+    const service = await startService(database.url, serviceEnv);
+    cleanups.push(() => service.stop());
+    log(`service (pid ${service.pid}) ready at ${service.baseUrl}`);
+
+    const config = loadConfig({ ...process.env, ...BENCH_SERVICE_ENV, DATABASE_URL: database.url, PUBLIC_APP_URL: service.baseUrl, ...serviceEnv });
+    const orm = await openOrm(database.url);
+    cleanups.push(() => orm.close());
+    const app = await buildApp({ config, orm, secrets: secretsFrom(config.jwtSecret!), silent: true });
+    await app.ready();
+    cleanups.push(() => app.close());
+    const ctx: BenchContext = { databaseUrl: database.url, pool, orm, service, app, capture: new SqlCapture(), serviceEnv, main, rounds: opts.rounds, seconds: opts.seconds, log };
+
+    const figures: Figure[] = [];
+    if (needs('api')) figures.push(...(await measureApiThroughput(ctx)));
+    if (xlsxSmall && xlsxLarge) figures.push(...(await measureXlsx(ctx, xlsxSmall, xlsxLarge)));
+    if (needs('pdf')) figures.push(...(await measurePdf(ctx, pdf!)));
+    if (needs('webhooks')) figures.push(...(await measureWebhooks(ctx, sink, pdf!.organizationIds[0])));
+    await service.stop();
+    if (needs('startup')) figures.push(...(await measureStartup(ctx)));
+
+    const { rows } = await pool.query<{ server_version: string }>('show server_version');
+    const text = table(figures);
+    console.log(`\n${text}\n`);
+    const machine = machineOf(rows[0].server_version);
+    const settings = { rounds: opts.rounds, seconds: opts.seconds, dataset: { workspaces: opts.orgs, ordersPerWorkspace: opts.orders } };
+    writeResults(path.resolve('bench/results.json'), machine, figures, { settings, measuredAt: new Date().toISOString() });
+    if (opts.only.size === PAIRS.length) {
+      updateBenchmarksMd(`Measured ${new Date().toISOString().slice(0, 10)} on ${machine.cores} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}, PostgreSQL ${machine.postgres}; ${opts.rounds} rounds, ${opts.seconds} s per throughput run.\n\n${text}`);
+    }
+    log('wrote bench/results.json');
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => console.error('cleanup failed:', err));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,257 @@
+import type { ClientBase } from 'pg';
+import type { RowCounts, WorkspaceIds } from './masters-sql';
+import { HISTORY_DAYS, addDays } from './workspace-plan';
+
+/**
+ * The orders of one workspace, with their lines, status history and payments, in ONE statement:
+ * generate_series over the order numbers, pseudo-randomness from md5 of "<seed>:<workspace>:…:<n>"
+ * (so every value depends on its key only, whatever plan PostgreSQL picks), and data-modifying CTEs
+ * that insert the orders, then the lines, history rows and payments joined to the new order ids.
+ *
+ * The rules the service applies are kept:
+ * - order codes ORD-<year of order date>-<6-digit sequence>, the sequence in creation order (the
+ *   workspace's `order` counter is then set to the last one, so the next API order follows on);
+ * - a line is quantity × the variant's selling price, in whole paise; the total is the sum of the
+ *   lines; 1-8 lines, each of a different variant;
+ * - the status moves 1 → 2 → 3 → 4, one history row per step (the first from null), each step
+ *   later than the one before; the status is how far the order had got at the as-of moment (a few
+ *   orders stall at an earlier step, as real ones do);
+ * - town and route are the customer's; payments only against delivered orders, after delivery,
+ *   never more than the total (one full payment, two instalments, a part payment, or none yet).
+ */
+const NAMED_SQL = `
+with
+hashed as (
+  select g, md5(:key || ':o:' || g) as m1, md5(:key || ':s:' || g) as m2, md5(:key || ':p:' || g) as m3
+    from generate_series(1, :orders) as g
+),
+-- Materialized: an inlined CTE would have its expressions copied into every use, md5 included.
+r as materialized (
+  select g,
+         ('x' || substr(m1, 1, 7))::bit(28)::int as a1, ('x' || substr(m1, 9, 7))::bit(28)::int as a2,
+         ('x' || substr(m1, 17, 7))::bit(28)::int as a3, ('x' || substr(m1, 25, 7))::bit(28)::int as a4,
+         ('x' || substr(m2, 1, 7))::bit(28)::int as b1, ('x' || substr(m2, 9, 7))::bit(28)::int as b2,
+         ('x' || substr(m2, 17, 7))::bit(28)::int as b3, ('x' || substr(m2, 25, 7))::bit(28)::int as b4,
+         ('x' || substr(m3, 1, 7))::bit(28)::int as c1, ('x' || substr(m3, 9, 7))::bit(28)::int as c2,
+         ('x' || substr(m3, 17, 7))::bit(28)::int as c3, ('x' || substr(m3, 25, 7))::bit(28)::int as c4
+    from hashed
+),
+dated as (
+  -- Order volume grows over the two years (density 1:3 from the first day to the last):
+  -- the day is the inverse of the CDF (x + x^2) / 2 at a uniform draw.
+  select r.*, :first_day + floor((sqrt(1 + 8 * (a1::float8 / 268435456)) - 1) / 2 * ${HISTORY_DAYS})::int as day0
+    from r
+),
+placed as (
+  select d.*,
+         -- Fewer orders on Sundays: most move to one of the six days before (after, near the first day).
+         case when extract(isodow from day0) = 7 and a2 % 10 < 6
+              then case when day0 - 1 - (a2 / 504000) % 6 >= :first_day then day0 - 1 - (a2 / 504000) % 6 else day0 + 1 + (a2 / 504000) % 6 end
+              else day0 end as order_date,
+         (:nd > 0 and (a3 % 100 < 20 or :nr = 0)) as by_distributor,
+         ((a3 >> 7) & 2097151)::bigint as cu
+    from dated d
+),
+shaped as (
+  select x.*,
+         -- Customers are not equally busy: the index is n·u² (integer arithmetic, exact everywhere).
+         1 + ((((cu * cu) >> 21) * (case when by_distributor then :nd else :nr end)) >> 21)::int as ci,
+         ((order_date + time '07:00') + ((a2 / 10) % 50400) * interval '1 second') at time zone :tz as t0,
+         600 + b1 % 108000 as s1,
+         600 + b1 % 108000 + 1800 + b2 % 86400 as s2,
+         600 + b1 % 108000 + 1800 + b2 % 86400 + 7200 + b3 % 259200 as s3,
+         case when (b1 / 108000) % 100 < 3 then 1 + (b1 / 10800000) % 3 else 4 end as cap,
+         1 + (b2 / 86400) % 8 as n_lines,
+         b4 % :nv as vbase
+    from placed x
+),
+timed as (
+  select s.*,
+         t0 + s1 * interval '1 second' as t1, t0 + s2 * interval '1 second' as t2, t0 + s3 * interval '1 second' as t3
+    from shaped s
+),
+numbered as (
+  select t.*,
+         row_number() over (order by t0, g) as seq,
+         least(cap, 1 + (t.t1 < :as_of)::int + (t.t2 < :as_of)::int + (t.t3 < :as_of)::int) as status,
+         case when by_distributor then :d_id[ci] else :r_id[ci] end as customer_id,
+         case when by_distributor then :d_town[ci] else :r_town[ci] end as town_id,
+         case when by_distributor then :d_route[ci] else :r_route[ci] end as route_id,
+         case when a4 % 100 < 85 then :units[1 + (b4 / :nv) % :nu] end as production_unit_id,
+         case when (a4 / 100) % 100 < 30 then 'cash' when (a4 / 100) % 100 < 55 then 'upi'
+              when (a4 / 100) % 100 < 75 then 'credit' when (a4 / 100) % 100 < 85 then 'bank_transfer'
+              when (a4 / 100) % 100 < 92 then 'cheque' when (a4 / 100) % 100 < 95 then 'card' end as mode_of_payment,
+         case when (a4 / 10000) % 100 < 60 then order_date + 1 + (a4 / 10000) % 2 end as delivery_date,
+         (a4 / 1000000) % 100 as creator_draw,
+         :staff[1 + c4 % :ns] as staff_creator
+    from timed t
+),
+drawn_lines as (
+  select n.seq, n.t0, l.k,
+         :v_id[1 + (n.vbase + (l.k - 1) * :stride) % :nv] as variant_id,
+         :v_paise[1 + (n.vbase + (l.k - 1) * :stride) % :nv] as unit_paise,
+         n.by_distributor,
+         -- The line's own draw: the order's b3 and the line number through an integer mixer
+         -- (multiply, xor-shift; exact bigint arithmetic), cheaper than an md5 per line.
+         (n.b3::bigint + l.k * 2654435769) % 4294967296 as x0
+    from numbered n, generate_series(1, n.n_lines) as l(k)
+),
+mixed_lines as (
+  select d.*, ((x1 # (x1 >> 16)) * 73244475) % 4294967296 as x2
+    from (select d.*, ((x0 # (x0 >> 16)) * 73244475) % 4294967296 as x1 from drawn_lines d) d
+),
+lines as (
+  -- A line is worth ₹2,000-60,000 to a distributor and ₹100-3,000 to a retailer: the quantity is
+  -- that value over the unit price (at least 1), so a 15-litre tin sells by the few and a sachet by the hundred.
+  select seq, t0, k, variant_id, unit_paise,
+         greatest(1, case when by_distributor then 200000 + (x2 # (x2 >> 16)) % 5800000 else 10000 + (x2 # (x2 >> 16)) % 290000 end / unit_paise)::int as quantity
+    from mixed_lines
+),
+totals as (
+  select seq, sum(quantity * unit_paise) as total_paise from lines group by seq
+),
+orders as (
+  select n.*, t.total_paise,
+         case when creator_draw < 45 then customer_id when creator_draw < 92 then staff_creator end as created_by,
+         case status when 1 then t0 when 2 then t1 when 3 then t2 else t3 end as last_change
+    from numbered n join totals t using (seq)
+),
+ins_orders as (
+  insert into sales_order (created_at, updated_at, organization_id, order_code, status, order_date, customer_id, town_id, route_id,
+                           production_unit_id, total_amount, items_count, delivery_date, mode_of_payment, delivery_otp_hash, created_by_user_id)
+  select o.t0, o.last_change, :org, 'ORD-' || to_char(o.order_date, 'YYYY') || '-' || lpad(o.seq::text, 6, '0'), o.status, o.order_date,
+         o.customer_id, o.town_id, o.route_id, o.production_unit_id, o.total_paise / 100.0, o.n_lines, o.delivery_date, o.mode_of_payment,
+         encode(sha256(convert_to(:key || ':otp:' || o.g, 'UTF8')), 'hex'), o.created_by
+    from orders o
+   order by o.seq
+  returning id, split_part(order_code, '-', 3)::int as seq
+),
+ins_items as (
+  insert into order_item (created_at, updated_at, organization_id, order_id, product_variant_id, quantity, unit_price, amount)
+  select l.t0, l.t0, :org, i.id, l.variant_id, l.quantity, l.unit_paise / 100.0, l.quantity * l.unit_paise / 100.0
+    from lines l join ins_orders i using (seq)
+   order by i.id, l.k
+  returning 1
+),
+ins_history as (
+  insert into order_status_history (created_at, updated_at, organization_id, order_id, from_status, to_status, changed_at, changed_by_user_id)
+  select x.at, x.at, :org, i.id, nullif(h.k - 1, 0), h.k, x.at,
+         case when h.k = 1 then o.created_by else :staff[1 + (o.c4 + h.k * 7919) % :ns] end
+    from orders o join ins_orders i using (seq), generate_series(1, o.status) as h(k),
+         lateral (select case h.k when 1 then o.t0 when 2 then o.t1 when 3 then o.t2 else o.t3 end as at) x
+   order by i.id, h.k
+  returning 1
+),
+payment_plan as (
+  select i.id as order_id, o.seq, o.total_paise, o.mode_of_payment, o.c1, o.c2, o.c3, o.c4,
+         o.c1 % 100 as kind, 20 + (o.c1 / 100) % 41 as pct,
+         o.t3 + (1800 + o.c2 % 864000) * interval '1 second' as at1,
+         o.t3 + (1800 + o.c2 % 864000 + 86400 + o.c3 % 1728000) * interval '1 second' as at2
+    from orders o join ins_orders i using (seq)
+   where o.status = 4
+),
+payments as (
+  select pp.order_id, pp.seq, k,
+         case when pp.kind < 55 then pp.total_paise
+              when k = 1 then greatest(1, floor(pp.total_paise * (pp.pct + 10) / 100))
+              when pp.kind < 70 then pp.total_paise - greatest(1, floor(pp.total_paise * (pp.pct + 10) / 100))
+         end as amount_paise,
+         case when k = 1 then pp.at1 else pp.at2 end as paid_at,
+         case when k = 1 and pp.mode_of_payment in ('cash', 'upi', 'card', 'bank_transfer', 'cheque') then pp.mode_of_payment
+              else (array['upi', 'bank_transfer', 'cheque', 'cash'])[1 + (pp.c1 / 4100 + k) % 4] end as mode,
+         pp.c2, pp.c3, pp.c4
+    from payment_plan pp,
+         generate_series(1, case when pp.kind < 55 then 1 when pp.kind < 70 then 2 when pp.kind < 85 then 1 else 0 end) as k
+),
+ins_payments as (
+  insert into payment (created_at, updated_at, organization_id, order_id, amount, mode_of_payment, paid_at, reference, recorded_by_user_id)
+  select x.paid_at, x.paid_at, :org, x.order_id, x.amount_paise / 100.0, x.mode, x.paid_at,
+         case x.mode
+           when 'upi' then lpad(((x.c2::bigint * 4099 + x.c3 + x.k) % 1000000000000)::text, 12, '0')
+           when 'bank_transfer' then 'UTR' || lpad(((x.c3::bigint * 7919 + x.c2 + x.k) % 1000000000000)::text, 12, '0')
+           when 'cheque' then 'CHQ ' || lpad(((x.c3 + x.k) % 1000000)::text, 6, '0')
+           when 'cash' then 'RCPT-' || x.seq || '-' || x.k
+         end,
+         :staff[1 + (x.c4 / 7 + x.k) % :ns]
+    from payments x
+   where x.paid_at < :as_of and x.amount_paise > 0
+   order by x.order_id, x.k
+  returning 1
+)
+select (select count(*) from ins_orders)::int as orders,
+       (select count(*) from ins_items)::int as items,
+       (select count(*) from ins_history)::int as history,
+       (select count(*) from ins_payments)::int as payments`;
+
+/**
+ * The statement's parameters, by name. They are used directly in the expressions (never through a
+ * one-row CTE): PostgreSQL then plans them as constants, so the arrays are not copied into every row.
+ */
+const PARAMETERS: Record<string, string> = {
+  key: '$1::text',
+  org: '$2::int',
+  orders: '$3::int',
+  first_day: '$4::date',
+  as_of: '($5::date::timestamp at time zone $6::text)',
+  tz: '$6::text',
+  d_id: '($7::int[])',
+  d_town: '($8::int[])',
+  d_route: '($9::int[])',
+  r_id: '($10::int[])',
+  r_town: '($11::int[])',
+  r_route: '($12::int[])',
+  staff: '($13::int[])',
+  units: '($14::int[])',
+  v_id: '($15::int[])',
+  v_paise: '($16::bigint[])',
+  stride: '$17::int',
+  nd: 'cardinality($7::int[])',
+  nr: 'cardinality($10::int[])',
+  ns: 'cardinality($13::int[])',
+  nu: 'cardinality($14::int[])',
+  nv: 'cardinality($15::int[])',
+};
+
+/** `:name` outside a cast (`::int`); other words after a colon (inside the key strings, like ':o:') stay as they are. */
+const ORDERS_SQL = NAMED_SQL.replace(/(?<![:\w]):([a-z_]+)\b/g, (token, name: string) => PARAMETERS[name] ?? token);
+
+/** The smallest step from 7 up that shares no factor with n, so k ↦ base + k·step (mod n) visits n different values. */
+export function coprimeStride(n: number): number {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  for (let step = 7; ; step++) if (gcd(step, n) === 1) return step;
+}
+
+export async function insertOrders(
+  client: ClientBase,
+  options: { key: string; ids: WorkspaceIds; ordersPerOrg: number; asOf: string; timeZone: string },
+  counts: RowCounts,
+): Promise<void> {
+  const { ids } = options;
+  if (options.ordersPerOrg === 0) return;
+  if (ids.variants.length < 8) throw new Error('a seeded workspace needs at least 8 variants');
+  const [row] = (
+    await client.query<{ orders: number; items: number; history: number; payments: number }>(ORDERS_SQL, [
+      options.key,
+      ids.organizationId,
+      options.ordersPerOrg,
+      addDays(options.asOf, -HISTORY_DAYS),
+      options.asOf,
+      options.timeZone,
+      ids.distributors.map((c) => c.id),
+      ids.distributors.map((c) => c.townId),
+      ids.distributors.map((c) => c.routeId),
+      ids.retailers.map((c) => c.id),
+      ids.retailers.map((c) => c.townId),
+      ids.retailers.map((c) => c.routeId),
+      ids.staff,
+      ids.productionUnits,
+      ids.variants.map((v) => v.id),
+      ids.variants.map((v) => v.spPaise),
+      coprimeStride(ids.variants.length),
+    ])
+  ).rows;
+  counts.sales_order = (counts.sales_order ?? 0) + row.orders;
+  counts.order_item = (counts.order_item ?? 0) + row.items;
+  counts.order_status_history = (counts.order_status_history ?? 0) + row.history;
+  counts.payment = (counts.payment ?? 0) + row.payments;
+}

@@ -1,0 +1,523 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/shared/passwords';
+import { runSeed } from '../../src/seed/main';
+import { SEEDED_TABLES, SEED_PASSWORD, seedWorkspaces, seededWorkspaces, type SeedSummary } from '../../src/seed/seed';
+import { SeedUsageError } from '../../src/seed/args';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { createApiKey, signIn, type Workspace } from '../helpers/fixtures';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+/** npm run seed (operations.md): synthetic workspaces in bulk SQL, deterministic for a seed. */
+
+const SEED = 11;
+const ORGS = 2;
+const ORDERS = 300;
+const TODAY = new Date().toISOString().slice(0, 10);
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Rows per seeded table, over every workspace of the database. */
+async function tableCounts(url: string): Promise<Record<string, number>> {
+  const [row] = await query<Record<string, string>>(url, `select ${SEEDED_TABLES.map((t) => `(select count(*) from ${t}) as ${t}`).join(', ')}`);
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+}
+
+/**
+ * md5 of every seeded row by natural keys (slug, order code, SKU, phone …), never by serial ids,
+ * which depend on what the database held before and on how many workspaces were written at once.
+ */
+async function digest(url: string): Promise<Record<string, string>> {
+  const [row] = await query<Record<string, string>>(
+    url,
+    `select
+      (select md5(string_agg(concat_ws('|', o.slug, o.workspace_id, o.display_name, o.plan, o.status, o.max_users, o.created_at, o.trial_ends_at,
+                  c.org_address, c.gstin, c.fssai, c.time_zone), ',' order by o.slug))
+         from organization o join workspace_config c on c.organization_id = o.id) as workspaces,
+      (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, u.first_name, u.last_name, u.official_email, u.password_hash,
+                  r.name, u.user_type, u.status, u.store_name, t.name, rt.name, u.created_at), ',' order by u.primary_contact_number))
+         from app_user u join organization o on o.id = u.organization_id join role r on r.id = u.role_id
+         left join town t on t.id = u.town_id left join route rt on rt.id = u.route_id) as users,
+      (select md5(string_agg(concat_ws('|', o.slug, v.item_sku_code, v.variant_name, v.mrp, v.sp, v.unit_quantity, v.container_quantity,
+                  p.name, p.hsn, pc.name, pc.unit), ',' order by o.slug, v.item_sku_code))
+         from product_variant v join organization o on o.id = v.organization_id join product p on p.id = v.product_id
+         join product_class pc on pc.id = p.product_class_id) as catalog,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, so.status, so.order_date, so.created_at, so.updated_at, so.total_amount,
+                  so.items_count, so.delivery_date, so.mode_of_payment, so.delivery_otp_hash, cu.primary_contact_number, t.name, rt.name,
+                  pu.name, cb.primary_contact_number), ',' order by o.slug, so.order_code))
+         from sales_order so join organization o on o.id = so.organization_id join app_user cu on cu.id = so.customer_id
+         left join town t on t.id = so.town_id left join route rt on rt.id = so.route_id
+         left join production_unit pu on pu.id = so.production_unit_id left join app_user cb on cb.id = so.created_by_user_id) as orders,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, v.item_sku_code, i.quantity, i.unit_price, i.amount, i.created_at),
+                  ',' order by o.slug, so.order_code, v.item_sku_code))
+         from order_item i join sales_order so on so.id = i.order_id join organization o on o.id = i.organization_id
+         join product_variant v on v.id = i.product_variant_id) as items,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, h.from_status, h.to_status, h.changed_at, u.primary_contact_number),
+                  ',' order by o.slug, so.order_code, h.to_status))
+         from order_status_history h join sales_order so on so.id = h.order_id join organization o on o.id = h.organization_id
+         left join app_user u on u.id = h.changed_by_user_id) as history,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, p.amount, p.mode_of_payment, p.paid_at, p.reference, u.primary_contact_number),
+                  ',' order by o.slug, so.order_code, p.paid_at))
+         from payment p join sales_order so on so.id = p.order_id join organization o on o.id = p.organization_id
+         left join app_user u on u.id = p.recorded_by_user_id) as payments,
+      (select md5(string_agg(concat_ws('|', o.slug, t.name, r.name, ou.name, ou.phone, ou.latitude, ou.longitude, ou.tagged_at),
+                  ',' order by o.slug, t.name, r.name, ou.name))
+         from outlet ou join organization o on o.id = ou.organization_id join town t on t.id = ou.town_id join route r on r.id = ou.route_id) as outlets`,
+  );
+  return row;
+}
+
+describe('npm run seed', () => {
+  let db: TestDatabase;
+  let first: SeedSummary;
+  const progress: Array<[number, number]> = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    first = await seedWorkspaces(db.url, { orgs: ORGS, ordersPerOrg: ORDERS, seed: SEED, onProgress: (d, t) => progress.push([d, t]) });
+  }, 120_000);
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  describe('a small seed (2 workspaces × 300 orders)', () => {
+    it('reports what it wrote, per table, and the counts are in the database', async () => {
+      expect(first).toMatchObject({ seed: SEED, orgs: ORGS, ordersPerOrg: ORDERS, asOf: TODAY, alreadySeeded: false, created: 2, existing: 0, password: SEED_PASSWORD });
+      expect(progress).toEqual([[0, 2], [1, 2], [2, 2]]);
+      expect(await tableCounts(db.url)).toEqual(first.rows);
+      expect(first.totalRows).toBe(Object.values(first.rows).reduce((a, b) => a + b, 0));
+      expect(first.rows).toMatchObject({ organization: 2, workspace_config: 2, role: 16, sales_order: 600, tenant_counter: 6 });
+      for (const table of SEEDED_TABLES) expect(first.rows[table], table).toBeGreaterThan(0);
+      // 1-8 lines, 4.5 on average.
+      expect(first.rows.order_item).toBeGreaterThan(600 * 3.5);
+      expect(first.rows.order_item).toBeLessThan(600 * 5.5);
+      expect(first.seconds).toBeGreaterThan(0);
+      expect(first.workspaces.map((w) => w.slug)).toEqual(['seed11-0001', 'seed11-0002']);
+    });
+
+    it('makes each workspace as signup does (settings, the four roles, a first admin), active, with room for more users', async () => {
+      const rows = await query<{ slug: string; status: number; plan: string; max_users: number; active: string; time_zone: string; footer: string; display_name: string; roles: string[] }>(
+        db.url,
+        `select o.slug, o.status, o.plan, o.max_users, c.time_zone, c.org_footer_name as footer, o.display_name,
+                (select count(*) from app_user u where u.organization_id = o.id and u.status = 1) as active,
+                (select array_agg(name order by name) from role r where r.organization_id = o.id) as roles
+           from organization o join workspace_config c on c.organization_id = o.id order by o.slug`,
+      );
+      for (const row of rows) {
+        expect(row.status).toBe(1);
+        expect(['starter', 'pro', 'professional']).toContain(row.plan);
+        expect(row.max_users).toBeGreaterThan(Number(row.active));
+        expect(row.footer).toBe(row.display_name);
+        expect(row.time_zone).toBe('Asia/Kolkata');
+        expect(row.roles).toEqual(expect.arrayContaining(['Admin', 'Employee', 'Distributor', 'Retailer', 'Sales Executive', 'Delivery Executive', 'Accountant', 'Area Manager']));
+      }
+      const w = first.workspaces[0];
+      const [admin] = await query<{ user_type: number; role: string; official_email: string; password_hash: string }>(
+        db.url,
+        'select u.user_type, r.name as role, u.official_email, u.password_hash from app_user u join role r on r.id = u.role_id where u.id = $1',
+        [w.adminUserId],
+      );
+      expect(admin).toMatchObject({ user_type: 0, role: 'Admin', official_email: w.adminEmail });
+      expect(await verifyPassword(admin.password_hash, SEED_PASSWORD)).toBe(true);
+    });
+
+    it('has users of every type and every employee role in each workspace, a few inactive', async () => {
+      const rows = await query<{ organization_id: number; user_type: number; role: string; active: string; inactive: string }>(
+        db.url,
+        `select u.organization_id, u.user_type, r.name as role, count(*) filter (where u.status = 1) as active, count(*) filter (where u.status = 0) as inactive
+           from app_user u join role r on r.id = u.role_id group by 1, 2, 3`,
+      );
+      for (const w of first.workspaces) {
+        const mine = rows.filter((r) => r.organization_id === w.id);
+        expect(new Set(mine.map((r) => r.user_type))).toEqual(new Set([0, 1, 2, 3]));
+        expect(mine.filter((r) => r.user_type === 1).map((r) => r.role).sort()).toEqual(['Accountant', 'Area Manager', 'Delivery Executive', 'Employee', 'Sales Executive']);
+        expect(mine.filter((r) => r.user_type === 0).map((r) => r.role)).toEqual(['Admin']);
+        expect(mine.filter((r) => r.user_type === 2).map((r) => r.role)).toEqual(['Distributor']);
+        expect(mine.filter((r) => r.user_type === 3).map((r) => r.role)).toEqual(['Retailer']);
+        expect(mine.reduce((n, r) => n + Number(r.inactive), 0)).toBeGreaterThan(0);
+      }
+      const [bad] = await query<{ n: string }>(
+        db.url,
+        `select count(*) as n from app_user where (user_type >= 2) <> (store_name is not null) or (user_type <= 1 and official_email is null)
+            or primary_contact_number !~ '^\\+[0-9]{10,15}$'`,
+      );
+      expect(Number(bad.n)).toBe(0);
+    });
+
+    it('prices every line at its variant selling price; the order total is the sum of its 1-8 lines, of different variants', async () => {
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `with lines as (
+           select i.order_id, count(*) as n, count(distinct i.product_variant_id) as variants, sum(i.amount) as total,
+                  count(*) filter (where i.unit_price <> v.sp or i.amount <> i.quantity * i.unit_price or i.quantity < 1) as mispriced
+             from order_item i join product_variant v on v.id = i.product_variant_id group by i.order_id)
+         select count(*) as orders,
+                count(*) filter (where l.total is distinct from o.total_amount) as wrong_total,
+                count(*) filter (where l.n is distinct from o.items_count) as wrong_count,
+                count(*) filter (where l.n < 1 or l.n > 8 or l.variants <> l.n) as wrong_lines,
+                coalesce(sum(l.mispriced), 0) as mispriced,
+                min(l.n) as min_lines, max(l.n) as max_lines
+           from sales_order o left join lines l on l.order_id = o.id`,
+      );
+      expect(check).toMatchObject({ orders: '600', wrong_total: '0', wrong_count: '0', wrong_lines: '0', mispriced: '0', min_lines: '1', max_lines: '8' });
+      const [catalog] = await query<{ bad: string; units: string }>(
+        db.url,
+        `select count(*) filter (where sp > mrp or sp <= 0 or unit_quantity <= 0) as bad, count(distinct unit_quantity) as units from product_variant`,
+      );
+      expect(catalog.bad).toBe('0');
+      expect(Number(catalog.units)).toBeGreaterThan(3);
+    });
+
+    it('dates orders over the two years before today, each created on its own local day, numbered in creation order', async () => {
+      const [range] = await query<Record<string, string | boolean>>(
+        db.url,
+        `select to_char(min(order_date), 'YYYY-MM-DD') as first, to_char(max(order_date), 'YYYY-MM-DD') as last,
+                bool_and((created_at at time zone 'Asia/Kolkata')::date = order_date) as local_day,
+                bool_and(delivery_date is null or delivery_date > order_date) as delivery_after,
+                bool_and(created_at < now() and updated_at >= created_at and updated_at < now()) as past,
+                bool_and(order_code = 'ORD-' || to_char(order_date, 'YYYY') || '-' || lpad(seq::text, 6, '0')) as codes
+           from (select o.*, row_number() over (partition by organization_id order by created_at, id) as seq from sales_order o) o`,
+      );
+      expect(range.first >= shift(TODAY, -730)).toBe(true);
+      expect(range.last < TODAY).toBe(true);
+      expect(range).toMatchObject({ local_day: true, delivery_after: true, past: true, codes: true });
+      // Newer months have more orders than the oldest (a growing business).
+      const [trend] = await query<{ early: string; late: string }>(
+        db.url,
+        `select count(*) filter (where order_date < $1::date - 550) as early, count(*) filter (where order_date >= $1::date - 180) as late from sales_order`,
+        [TODAY],
+      );
+      expect(Number(trend.late)).toBeGreaterThan(Number(trend.early));
+    });
+
+    it('keeps one history row per status step, in order, ending at the order status', async () => {
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `with h as (
+           select order_id, count(*) as n, max(to_status) as last_to, max(changed_at) as last_at,
+                  bool_and(to_status = rn and from_status is not distinct from nullif(to_status - 1, 0)) as chained,
+                  bool_and(changed_at > coalesce(prev_at, '-infinity')) as increasing
+             from (select *, row_number() over w as rn, lag(changed_at) over w as prev_at
+                     from order_status_history window w as (partition by order_id order by to_status)) x
+            group by order_id)
+         select count(*) filter (where h.n is distinct from o.status or h.last_to <> o.status) as wrong_steps,
+                count(*) filter (where not h.chained or not h.increasing) as broken,
+                count(*) filter (where h.last_at <> o.updated_at or h.last_at >= now()) as wrong_time,
+                count(distinct o.status) as statuses
+           from sales_order o left join h on h.order_id = o.id`,
+      );
+      expect(check).toMatchObject({ wrong_steps: '0', broken: '0', wrong_time: '0', statuses: '4' });
+      const [{ delivered }] = await query<{ delivered: string }>(db.url, 'select count(*) filter (where status = 4) * 1.0 / count(*) as delivered from sales_order');
+      expect(Number(delivered)).toBeGreaterThan(0.8);
+    });
+
+    it('records payments only against delivered orders, after delivery, never above the total', async () => {
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `with p as (select order_id, sum(amount) as paid, min(paid_at) as first_paid, max(paid_at) as last_paid, bool_and(amount > 0) as positive
+                      from payment group by order_id)
+         select count(*) as paid_orders,
+                count(*) filter (where o.status <> 4) as undelivered,
+                count(*) filter (where p.paid > o.total_amount or not p.positive) as overpaid,
+                count(*) filter (where p.first_paid <= h.changed_at or p.last_paid >= now()) as wrong_time,
+                count(*) filter (where p.paid < o.total_amount) as partly
+           from p join sales_order o on o.id = p.order_id
+           left join order_status_history h on h.order_id = o.id and h.to_status = 4`,
+      );
+      expect(Number(check.paid_orders)).toBeGreaterThan(100);
+      expect(Number(check.partly)).toBeGreaterThan(0);
+      expect(check).toMatchObject({ undelivered: '0', overpaid: '0', wrong_time: '0' });
+      const [unpaid] = await query<{ n: string }>(db.url, 'select count(*) as n from sales_order o where status = 4 and not exists (select 1 from payment p where p.order_id = o.id)');
+      expect(Number(unpaid.n)).toBeGreaterThan(0);
+    });
+
+    it('refers only to rows of the same workspace (the foreign-key triggers may be skipped, so every reference is checked here)', async () => {
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `select
+          (select count(*) from sales_order o left join app_user u on u.id = o.customer_id and u.organization_id = o.organization_id
+            where u.id is null or u.user_type not in (2, 3) or o.town_id is distinct from u.town_id or o.route_id is distinct from u.route_id) as customers,
+          (select count(*) from sales_order o left join app_user u on u.id = o.created_by_user_id and u.organization_id = o.organization_id
+            where o.created_by_user_id is not null and u.id is null) as creators,
+          (select count(*) from sales_order o left join production_unit p on p.id = o.production_unit_id and p.organization_id = o.organization_id
+            where o.production_unit_id is not null and p.id is null) as units,
+          (select count(*) from order_item i left join sales_order o on o.id = i.order_id and o.organization_id = i.organization_id
+            left join product_variant v on v.id = i.product_variant_id and v.organization_id = i.organization_id where o.id is null or v.id is null) as items,
+          (select count(*) from order_status_history h left join sales_order o on o.id = h.order_id and o.organization_id = h.organization_id
+            left join app_user u on u.id = h.changed_by_user_id and u.organization_id = h.organization_id and u.user_type <= 1
+            where o.id is null or (h.changed_by_user_id is not null and h.to_status > 1 and u.id is null)) as history,
+          (select count(*) from payment p left join sales_order o on o.id = p.order_id and o.organization_id = p.organization_id
+            left join app_user u on u.id = p.recorded_by_user_id and u.organization_id = p.organization_id and u.user_type <= 1
+            where o.id is null or u.id is null) as payments,
+          (select count(*) from app_user u left join role r on r.id = u.role_id and r.organization_id = u.organization_id
+            left join route rt on rt.id = u.route_id and rt.organization_id = u.organization_id
+            where r.id is null or (u.route_id is not null and (rt.id is null or rt.town_id <> u.town_id))) as users,
+          (select count(*) from outlet x left join route r on r.id = x.route_id and r.organization_id = x.organization_id
+            where r.id is null or r.town_id <> x.town_id) as outlets,
+          (select count(*) from product_variant v join product p on p.id = v.product_id join product_class c on c.id = p.product_class_id
+            where p.organization_id <> v.organization_id or c.organization_id <> v.organization_id) as catalog`,
+      );
+      expect(check).toEqual({ customers: '0', creators: '0', units: '0', items: '0', history: '0', payments: '0', users: '0', outlets: '0', catalog: '0' });
+    });
+
+    it('lists the seeded workspaces of a seed (ids, slugs, first admin)', async () => {
+      const listed = await seededWorkspaces(db.url, SEED);
+      expect(listed).toEqual(first.workspaces);
+      expect(listed.map((w) => [w.index, w.slug, w.ordersPerOrg, w.asOf])).toEqual([
+        [1, 'seed11-0001', ORDERS, TODAY],
+        [2, 'seed11-0002', ORDERS, TODAY],
+      ]);
+      expect(listed[0].workspaceId).toMatch(/^ws_[0-9a-f]{16}$/);
+      expect(await seededWorkspaces(db.url, 1)).toEqual([]);
+    });
+  });
+
+  describe('determinism', () => {
+    const others: TestDatabase[] = [];
+    afterAll(async () => {
+      for (const other of others) await other.drop();
+    });
+
+    it('the same seed gives the same rows in another database (one workspace at a time, foreign keys checked); another seed does not', async () => {
+      const same = await createTestDatabase();
+      const other = await createTestDatabase();
+      others.push(same, other);
+      // Rows in the way first, so the serial ids differ from the first database's.
+      await query(same.url, `insert into organization (workspace_id, slug, display_name) values ('ws_0000000000000000', 'somebody-else', 'Somebody Else')`);
+      await seedWorkspaces(same.url, { orgs: ORGS, ordersPerOrg: ORDERS, seed: SEED, concurrency: 1, checkForeignKeys: true });
+      await seedWorkspaces(other.url, { orgs: ORGS, ordersPerOrg: ORDERS, seed: SEED + 1 });
+      const [a, b, c] = await Promise.all([digest(db.url), digest(same.url), digest(other.url)]);
+      expect(b).toEqual(a);
+      expect(c.orders).not.toBe(a.orders);
+      expect(c.items).not.toBe(a.items);
+      expect(c.users).not.toBe(a.users);
+    }, 120_000);
+
+    it('the as-of day fixes the dates: the same --as-of gives the same rows on any day', async () => {
+      const one = await createTestDatabase();
+      const two = await createTestDatabase();
+      others.push(one, two);
+      const summary = await seedWorkspaces(one.url, { orgs: 1, ordersPerOrg: 50, seed: 5, asOf: '2025-03-15' });
+      await seedWorkspaces(two.url, { orgs: 1, ordersPerOrg: 50, seed: 5, asOf: '2025-03-15', concurrency: 1 });
+      expect(summary.asOf).toBe('2025-03-15');
+      expect(await digest(two.url)).toEqual(await digest(one.url));
+      const [range] = await query<{ first: string; last: string }>(one.url, `select to_char(min(order_date), 'YYYY-MM-DD') as first, to_char(max(order_date), 'YYYY-MM-DD') as last from sales_order`);
+      expect(range.first >= '2023-03-16').toBe(true);
+      expect(range.last <= '2025-03-14').toBe(true);
+    }, 60_000);
+  });
+
+  describe('reruns', () => {
+    it('a rerun finds everything there: "already seeded", nothing written', async () => {
+      const before = await tableCounts(db.url);
+      const again = await seedWorkspaces(db.url, { orgs: ORGS, ordersPerOrg: ORDERS, seed: SEED });
+      expect(again).toMatchObject({ alreadySeeded: true, created: 0, existing: 2, totalRows: 0, asOf: TODAY });
+      expect(again.workspaces).toEqual(first.workspaces);
+      expect(await tableCounts(db.url)).toEqual(before);
+    });
+
+    it('a run cut short (one workspace missing) is completed, with the same rows as before', async () => {
+      const before = await digest(db.url);
+      await query(db.url, `delete from organization where slug = 'seed11-0002'`);
+      const resumed = await seedWorkspaces(db.url, { orgs: ORGS, ordersPerOrg: ORDERS, seed: SEED });
+      expect(resumed).toMatchObject({ alreadySeeded: false, created: 1, existing: 1 });
+      expect(resumed.rows.sales_order).toBe(ORDERS);
+      expect(await digest(db.url)).toEqual(before);
+    }, 60_000);
+
+    it('more workspaces of the same seed add the missing ones only', async () => {
+      const more = await seedWorkspaces(db.url, { orgs: 3, ordersPerOrg: ORDERS, seed: SEED });
+      expect(more).toMatchObject({ created: 1, existing: 2 });
+      expect(more.workspaces.map((w) => w.slug)).toEqual(['seed11-0001', 'seed11-0002', 'seed11-0003']);
+      await query(db.url, `delete from organization where slug = 'seed11-0003'`);
+    }, 60_000);
+
+    it('another order count or as-of day for workspaces already seeded is refused, naming the flag, and writes nothing', async () => {
+      const before = await tableCounts(db.url);
+      const attempt = seedWorkspaces(db.url, { orgs: 3, ordersPerOrg: ORDERS + 1, seed: SEED });
+      await expect(attempt).rejects.toThrow(SeedUsageError);
+      await expect(attempt).rejects.toThrow(/^--orders 301: seed11-0001 was seeded with 300 orders per workspace/);
+      await expect(seedWorkspaces(db.url, { orgs: 3, ordersPerOrg: ORDERS, seed: SEED, asOf: '2025-01-01' })).rejects.toThrow(
+        `--as-of 2025-01-01: seed11-0001 was seeded as of ${TODAY}`,
+      );
+      expect(await tableCounts(db.url)).toEqual(before);
+    });
+
+    it('a slug of the seed taken by a workspace the seed did not make is refused, naming --seed', async () => {
+      const other = await createTestDatabase();
+      try {
+        await query(other.url, `insert into organization (workspace_id, slug, display_name) values ('ws_0000000000000001', 'seed11-0002', 'Not Seeded')`);
+        await expect(seedWorkspaces(other.url, { orgs: 2, ordersPerOrg: 10, seed: SEED })).rejects.toThrow(
+          '--seed 11: the slug seed11-0002 belongs to a workspace this seed did not create; choose another --seed',
+        );
+        expect((await tableCounts(other.url)).organization).toBe(1);
+      } finally {
+        await other.drop();
+      }
+    });
+  });
+
+  describe('the service over seeded data', () => {
+    let t: TestApp;
+    let ws: Workspace;
+    let key: string;
+    beforeAll(async () => {
+      t = await buildTestApp({}, { sharedDatabase: db });
+      const w = first.workspaces[0];
+      const roles = await query<{ id: number; name: string }>(db.url, 'select id, name from role where organization_id = $1', [w.id]);
+      ws = { organizationId: w.id, slug: w.slug, adminId: w.adminUserId!, token: '', roles: Object.fromEntries(roles.map((r) => [r.name, r.id])) };
+      ws.token = await signIn(t, ws, w.adminUserId!);
+      key = (await createApiKey(t, ws, { scopes: 'read,write' })).key;
+    });
+    afterAll(() => t.close());
+
+    it('the first admin signs in with the printed password', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: first.workspaces[0].adminEmail, password: SEED_PASSWORD, challenge_token: 'x' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().workspace).toMatchObject({ slug: 'seed11-0001', status: 1 });
+    });
+
+    it('an API key lists the workspace orders (total 300, newest first) and reads one with its lines and history', async () => {
+      const list = await t.request({ method: 'GET', url: '/api/v1/orders?limit=5', apiKey: key });
+      expect(list.statusCode, list.body).toBe(200);
+      const body = list.json();
+      expect(body.pagination.total).toBe(ORDERS);
+      expect(body.data[0].order_code).toMatch(/-000300$/);
+      const detail = await t.request({ method: 'GET', url: `/api/v1/orders/${body.data[0].id}`, apiKey: key });
+      expect(detail.statusCode, detail.body).toBe(200);
+      const order = detail.json().data;
+      expect(order.items).toHaveLength(order.order_items_count);
+      const sum = order.items.reduce((n: number, i: { amount: number }) => n + Math.round(i.amount * 100), 0);
+      expect(sum).toBe(Math.round(order.order_total_amount * 100));
+      expect(order.status_history.map((h: { to_status: number }) => h.to_status)).toEqual(Array.from({ length: order.order_status }, (_, i) => i + 1));
+      const other = await t.request({ method: 'GET', url: '/api/v1/orders?limit=1', apiKey: key, query: { status: '4' } });
+      expect(other.json().pagination.total).toBeGreaterThan(200);
+    });
+
+    it('the dashboard answers over the seeded orders and payments', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/v1/dashboard/stats', apiKey: key });
+      expect(res.statusCode, res.body).toBe(200);
+      const s = res.json().data;
+      expect(s.order_initiated_count + s.order_forwarded_count + s.order_approved_count + s.order_delivered_count).toBe(ORDERS);
+      expect(s.total_employees).toBeGreaterThanOrEqual(5);
+      expect(s.total_tagged_outlets).toBeGreaterThan(0);
+      expect(s.total_collection).toBeGreaterThan(0);
+      expect(s.pending_amount).toBeGreaterThan(0);
+      const monthly = await t.request({ method: 'GET', url: '/api/v1/dashboard/monthly-sales', apiKey: key });
+      expect(monthly.statusCode, monthly.body).toBe(200);
+    });
+
+    it('an order created through the API afterwards gets the next number', async () => {
+      const [customer] = await query<{ id: number }>(
+        db.url,
+        `select id from app_user where organization_id = $1 and user_type = 3 and status = 1 order by id limit 1`,
+        [ws.organizationId],
+      );
+      const [variant] = await query<{ id: number }>(db.url, 'select id from product_variant where organization_id = $1 order by id limit 1', [ws.organizationId]);
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/orders',
+        apiKey: key,
+        payload: { user_id: customer.id, items: [{ product_variant_id: variant.id, quantity: 2 }] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data.order_code).toMatch(/^ORD-\d{4}-000301$/);
+      const [count] = await query<{ n: string; codes: string }>(db.url, 'select count(*) as n, count(distinct order_code) as codes from sales_order where organization_id = $1', [ws.organizationId]);
+      expect(count).toEqual({ n: '301', codes: '301' });
+      // Undo, so the rerun tests' counts stay those of the seed.
+      await query(db.url, 'delete from sales_order where organization_id = $1 and order_code like $2', [ws.organizationId, '%-000301']);
+      await query(db.url, `update tenant_counter set value = $2 where organization_id = $1 and name = 'order'`, [ws.organizationId, ORDERS]);
+    });
+  });
+
+  describe('the command', () => {
+    const savedUrl = process.env.DATABASE_URL;
+    beforeAll(() => {
+      process.env.DATABASE_URL = db.url;
+    });
+    afterAll(() => {
+      if (savedUrl === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = savedUrl;
+    });
+
+    async function seed(...argv: string[]) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runSeed(argv, (line) => out.push(line), (line) => err.push(line), null);
+      return { code, out, err };
+    }
+
+    it.each([
+      [[], '--orgs is required'],
+      [['--orgs', '2'], '--orders is required'],
+      [['--orgs', '0', '--orders', '10'], '--orgs must be an integer from 1 to 1000, got 0'],
+      [['--orgs', '1001', '--orders', '10'], '--orgs must be an integer from 1 to 1000, got 1001'],
+      [['--orgs', 'two', '--orders', '10'], '--orgs must be an integer from 1 to 1000, got "two"'],
+      [['--orgs', '2', '--orders', '-1'], '--orders must be an integer from 0 to 999999, got "-1"'],
+      [['--orgs', '2', '--orders', '1.5'], '--orders must be an integer from 0 to 999999, got "1.5"'],
+      [['--orgs', '2', '--orders', '100001'], '--orders must be an integer from 0 to 999999, got 100001'],
+      [['--orgs', '2', '--orders', '10', '--seed', '100000'], '--seed must be an integer from 0 to 99999, got 100000'],
+      [['--orgs', '2', '--orders', '10', '--seed'], '--seed needs a value'],
+      [['--orgs', '2', '--orders', '10', '--as-of', '2026-02-30'], '--as-of must be a date YYYY-MM-DD from 2000-01-01 on, got "2026-02-30"'],
+      [['--orgs', '2', '--orders', '10', '--workspaces', '3'], 'Unknown flag --workspaces'],
+      [['--orgs=2', '--orders=10', '--orgs=3'], '--orgs is given twice'],
+      [['--orgs', '2', '--orders', '10', 'extra'], 'Unexpected argument "extra"'],
+    ])('%j exits 2 naming the flag, and writes nothing', async (argv, message) => {
+      const before = await tableCounts(db.url);
+      const { code, out, err } = await seed(...argv);
+      expect(code).toBe(2);
+      expect(out).toEqual([]);
+      expect(err[0].split('\n')[0]).toBe(message);
+      expect(await tableCounts(db.url)).toEqual(before);
+    });
+
+    it('an order count that does not match the seeded workspaces exits 2 naming --orders', async () => {
+      const { code, err } = await seed('--orgs', '2', '--orders', '400', '--seed', String(SEED));
+      expect(code).toBe(2);
+      expect(err[0]).toMatch(/^--orders 400: seed11-0001 was seeded with 300 orders per workspace; run with --orders 300/);
+    });
+
+    it('prints "already seeded" and exits 0 when the workspaces are there', async () => {
+      const { code, out, err } = await seed(`--orgs=${ORGS}`, `--orders=${ORDERS}`, `--seed=${SEED}`);
+      expect(err).toEqual([]);
+      expect(code).toBe(0);
+      expect(out[0]).toMatch(/^already seeded: 2 workspace\(s\) of seed 11 with 300 orders each/);
+      expect(out.at(-1)).toBe(`every seeded user's password: ${SEED_PASSWORD}`);
+    });
+
+    it('seeds and prints the counts per table, the time and the rate', async () => {
+      const { code, out } = await seed('--orgs', '1', '--orders', '20', '--seed', '77', '--as-of', '2025-01-10');
+      expect(code).toBe(0);
+      expect(out[0]).toBe('seeded 1 workspace(s) of seed 77, 20 orders each, dated up to the day before 2025-01-10');
+      expect(out).toContainEqual(expect.stringMatching(/^ {2}sales_order +20$/));
+      expect(out).toContainEqual(expect.stringMatching(/^ {2}total +[\d,]+$/));
+      expect(out).toContainEqual(expect.stringMatching(/^\d+\.\d s, [\d,]+ rows\/s$/));
+      expect(out.at(-1)).toBe(`every seeded user's password: ${SEED_PASSWORD}`);
+      await query(db.url, `delete from organization where slug like 'seed77-%'`);
+    });
+
+    it('zero orders per workspace is allowed: workspaces, people and catalogue only', async () => {
+      const summary = await seedWorkspaces(db.url, { orgs: 1, ordersPerOrg: 0, seed: 78 });
+      expect(summary.rows).toMatchObject({ organization: 1, sales_order: 0, order_item: 0, payment: 0, tenant_counter: 2 });
+      expect(summary.rows.app_user).toBeGreaterThan(20);
+      expect((await seedWorkspaces(db.url, { orgs: 1, ordersPerOrg: 0, seed: 78 })).alreadySeeded).toBe(true);
+      await query(db.url, `delete from organization where slug like 'seed78-%'`);
+    });
+  });
+});
+
+function shift(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
