@@ -107,24 +107,34 @@ async function main(): Promise<void> {
       NODE_EXTRA_CA_CERTS: caFile,
       WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
     };
-    const service = await startService(database.url, serviceEnv);
-    cleanups.push(() => service.stop());
-    log(`service (pid ${service.pid}) ready at ${service.baseUrl}`);
+    const running = { service: await startService(database.url, serviceEnv) };
+    cleanups.push(() => running.service.stop());
 
-    const config = loadConfig({ ...process.env, ...BENCH_SERVICE_ENV, DATABASE_URL: database.url, PUBLIC_APP_URL: service.baseUrl, ...serviceEnv });
+    const config = loadConfig({ ...process.env, ...BENCH_SERVICE_ENV, DATABASE_URL: database.url, PUBLIC_APP_URL: running.service.baseUrl, ...serviceEnv });
     const orm = await openOrm(database.url);
     cleanups.push(() => orm.close());
     const app = await buildApp({ config, orm, secrets: secretsFrom(config.jwtSecret!), silent: true });
     await app.ready();
     cleanups.push(() => app.close());
-    const ctx: BenchContext = { databaseUrl: database.url, pool, orm, service, app, capture: new SqlCapture(), serviceEnv, main, rounds: opts.rounds, seconds: opts.seconds, log };
+    const ctx: BenchContext = { databaseUrl: database.url, pool, orm, service: running.service, app, capture: new SqlCapture(), serviceEnv, main, rounds: opts.rounds, seconds: opts.seconds, log };
 
     const figures: Figure[] = [];
-    if (needs('api')) figures.push(...(await measureApiThroughput(ctx)));
-    if (xlsxSmall && xlsxLarge) figures.push(...(await measureXlsx(ctx, xlsxSmall, xlsxLarge)));
-    if (needs('pdf')) figures.push(...(await measurePdf(ctx, pdf!)));
-    if (needs('webhooks')) figures.push(...(await measureWebhooks(ctx, sink, pdf!.organizationIds[0])));
-    await service.stop();
+    const pairs: Array<[PairName, () => Promise<Figure[]>]> = [
+      ['api', () => measureApiThroughput(ctx)],
+      ['xlsx', () => measureXlsx(ctx, xlsxSmall!, xlsxLarge!)],
+      ['pdf', () => measurePdf(ctx, pdf!)],
+      ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],
+    ];
+    for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {
+      // Each pair gets a freshly started service, so none inherits another's heap or caches.
+      if (index > 0) {
+        await running.service.stop();
+        running.service = ctx.service = await startService(database.url, serviceEnv);
+      }
+      log(`service (pid ${ctx.service.pid}) ready at ${ctx.service.baseUrl}`);
+      figures.push(...(await measure()));
+    }
+    await running.service.stop();
     if (needs('startup')) figures.push(...(await measureStartup(ctx)));
 
     const { rows } = await pool.query<{ server_version: string }>('show server_version');

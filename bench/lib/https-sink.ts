@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net';
 /** A local HTTPS receiver that answers 200 at once and reports when each numbered request arrives. */
 export interface HttpsSink {
   url: string;
+  /** The certificate authority of its certificate, for clients in this process. */
+  ca: string;
   /** Calls `onArrival` with the `bench_seq` found in each body from now on. */
   listen(onArrival: (seq: number, at: number) => void): void;
   close(): Promise<void>;
 }
 
-export async function startHttpsSink(tls: { key: string; cert: string }): Promise<HttpsSink> {
+export async function startHttpsSink(tls: { key: string; cert: string; caCert: string }): Promise<HttpsSink> {
   let onArrival: (seq: number, at: number) => void = () => undefined;
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -25,6 +27,7 @@ export async function startHttpsSink(tls: { key: string; cert: string }): Promis
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/hook`,
+    ca: tls.caCert,
     listen: (callback) => {
       onArrival = callback;
     },

@@ -85,7 +85,7 @@ export async function measurePdf(ctx: BenchContext, dataset: KeyedDataset): Prom
     httpLoad({
       baseUrl: ctx.service.baseUrl,
       connections: 4,
-      rate: 100,
+      rate: 20,
       seconds,
       next: () => {
         const order = pick(rows, random);

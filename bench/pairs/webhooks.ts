@@ -85,7 +85,7 @@ async function subscribe(ctx: BenchContext, organizationId: number, url: string)
   const admin = await em.findOneOrFail(User, { userType: UserType.ADMIN }, { orderBy: { id: 'asc' } });
   const token = await ctx.app.services.sessions.start(em, admin);
   for (let i = 0; i < ENDPOINTS; i += 1) {
-    const res = await fetch(`${ctx.service.baseUrl}/api/v1/webhooks`, {
+    const res = await fetch(`${ctx.service.baseUrl}/api/v1/developer/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' },
       body: JSON.stringify({ name: `bench ${i + 1}`, url, events: ['order.created'] }),
@@ -119,9 +119,9 @@ function bareQueue(ctx: BenchContext): Queue {
   };
 }
 
-function post(url: string, body: string): Promise<void> {
+function post(url: string, ca: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const request = https.request(url, { method: 'POST', agent: false, ca, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
     request.on('error', reject);
     request.on('response', (response) => {
       response.resume();
@@ -131,13 +131,21 @@ function post(url: string, body: string): Promise<void> {
   });
 }
 
-async function startBareWorker(ctx: BenchContext, url: string): Promise<Runner> {
+/** Jobs of the bare task left by an interrupted run. */
+async function removeBareJobs(ctx: BenchContext): Promise<void> {
+  await ctx.pool.query(
+    `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = 'bench_bare_post'`,
+  );
+}
+
+async function startBareWorker(ctx: BenchContext, sink: HttpsSink): Promise<Runner> {
+  await removeBareJobs(ctx);
   return run({
     connectionString: ctx.databaseUrl,
     concurrency: BARE_CONCURRENCY,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { bench_bare_post: async (payload) => post(url, JSON.stringify({ data: payload })) },
+    taskList: { bench_bare_post: async (payload) => post(sink.url, sink.ca, JSON.stringify({ data: payload })) },
   });
 }
 
@@ -148,7 +156,7 @@ export async function measureWebhooks(ctx: BenchContext, sink: HttpsSink, organi
   const ours: Measured[] = [];
   let seq = Date.now() % 1_000_000_000;
   for (let round = 1; round <= ctx.rounds; round += 1) {
-    const runner = await startBareWorker(ctx, sink.url);
+    const runner = await startBareWorker(ctx, sink);
     try {
       bare.push(await measureQueue(sink, bareQueue(ctx), seq));
     } finally {

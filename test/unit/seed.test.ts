@@ -467,7 +467,7 @@ describe('npm run seed', () => {
       [['--orgs', 'two', '--orders', '10'], '--orgs must be an integer from 1 to 1000, got "two"'],
       [['--orgs', '2', '--orders', '-1'], '--orders must be an integer from 0 to 999999, got "-1"'],
       [['--orgs', '2', '--orders', '1.5'], '--orders must be an integer from 0 to 999999, got "1.5"'],
-      [['--orgs', '2', '--orders', '100001'], '--orders must be an integer from 0 to 999999, got 100001'],
+      [['--orgs', '2', '--orders', '1000000'], '--orders must be an integer from 0 to 999999, got 1000000'],
       [['--orgs', '2', '--orders', '10', '--seed', '100000'], '--seed must be an integer from 0 to 99999, got 100000'],
       [['--orgs', '2', '--orders', '10', '--seed'], '--seed needs a value'],
       [['--orgs', '2', '--orders', '10', '--as-of', '2026-02-30'], '--as-of must be a date YYYY-MM-DD from 2000-01-01 on, got "2026-02-30"'],

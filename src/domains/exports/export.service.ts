@@ -6,7 +6,7 @@ import { cellValue, ColumnTotals, displayValue, type CellType, type CellValue } 
 import { checkFilters } from './export-filters';
 import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT, type ExportFilters, type ExportKind } from './export-kinds';
 import type { LogoFetcher } from './pdf/logo-fetch';
-import type { Branding, PdfInput } from './pdf/pdf-input';
+import { PrintedRows, type Branding, type PdfInput } from './pdf/pdf-input';
 import type { PdfRenderer } from './pdf/pdf-renderer';
 import { countRows, forEachBatch } from './row-cursor';
 import { EXPORT_SOURCES } from './sources';
@@ -145,15 +145,17 @@ export class ExportService {
   /** The PDF, whole (it is capped at PDF_ROW_LIMIT rows). */
   async pdfOf(em: EntityManager, plan: ExportPlan, onProgress?: (rows: number) => Promise<void>): Promise<{ bytes: Buffer; rows: number }> {
     const { columns } = plan.source;
+    // A rendering thread gets ready while the rows are read.
+    this.pdf.prepare();
     const totals = new ColumnTotals(columns);
-    const printed: string[][] = [];
+    const printed = new PrintedRows();
     const rows = await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
       for (const raw of batch) {
         const cells = this.cellsOf(plan, raw);
         totals.add(cells);
-        printed.push(columns.map((c) => displayValue(c.type, cells[c.key])));
+        printed.add(columns.map((c) => displayValue(c.type, cells[c.key])));
       }
-      await onProgress?.(printed.length);
+      await onProgress?.(printed.count);
     });
     const totalsRow = totals.any ? totals.row('Total') : null;
     const input: PdfInput = {
@@ -162,7 +164,7 @@ export class ExportService {
       summaryLine: `Generated ${plan.workspace.localNow} (${plan.workspace.timeZone}) · ${countText(rows)}`,
       orientation: plan.source.orientation,
       columns: columns.map((c) => ({ header: c.header, width: c.width, alignment: NUMERIC.includes(c.type) ? 'right' : 'left' })),
-      rows: printed,
+      rows: printed.pack(),
       totals: totalsRow && columns.map((c) => displayValue(c.type, totalsRow[c.key])),
       branding: { ...plan.workspace.branding, logo: await this.logos.dataUrl(plan.workspace.branding.logoUrl) },
     };

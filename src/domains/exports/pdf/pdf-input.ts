@@ -22,8 +22,44 @@ export interface PdfInput {
   summaryLine: string;
   orientation: 'portrait' | 'landscape';
   columns: { header: string; width: number; alignment: 'left' | 'right' }[];
-  /** Cells as printed text. */
-  rows: string[][];
+  /** Cells as printed text, packed into one string by PrintedRows (see unpackRows). */
+  rows: string;
   totals: string[] | null;
   branding: Branding;
+}
+
+/*
+ * Rows cross to the rendering thread as one string, each row led by the ASCII record separator
+ * and its cells joined by the unit separator: a single string is copied in one go, where an array
+ * of 65,000 strings costs the event loop tens of milliseconds of structured cloning. Both are
+ * control characters that never print, so a cell holding one has it replaced by a space.
+ */
+const CELL = '\u001f';
+const ROW = '\u001e';
+const SEPARATORS = /[\u001e\u001f]/g;
+
+/** Printed rows gathered one at a time (as batches are read), packed for the rendering thread. */
+export class PrintedRows {
+  private readonly packed: string[] = [];
+
+  get count(): number {
+    return this.packed.length;
+  }
+
+  add(cells: readonly string[]): void {
+    this.packed.push(ROW + cells.map((cell) => cell.replace(SEPARATORS, ' ')).join(CELL));
+  }
+
+  /** The rows as PdfInput.rows. */
+  pack(): string {
+    return this.packed.join('');
+  }
+}
+
+/** PdfInput.rows as cells, row by row. */
+export function unpackRows(rows: string): string[][] {
+  return rows
+    .split(ROW)
+    .slice(1)
+    .map((row) => row.split(CELL));
 }
