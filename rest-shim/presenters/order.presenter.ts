@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { CreatedOrder, OrderDetail } from '../../src/domains/orders/order.service';
+import type { CreatedOrder } from '../../src/domains/orders/order.service';
 import type { Order } from '../../src/domains/orders/order.entity';
+import type { OrderDetailView, OrderSummary } from '../../src/domains/orders/order-views';
 import { DateString, Nullable, Timestamp } from '../schemas';
 
 /** An order as lists show it. */
@@ -94,24 +95,21 @@ export const OrderStatusBody = Type.Object({
   updatedAt: Timestamp,
 });
 
-const customerName = (o: Order) => `${o.customer.firstName} ${o.customer.lastName}`;
-
-/** Needs customer, town, route and production unit loaded. */
-export function presentOrder(o: Order) {
+export function presentOrder(o: OrderSummary) {
   return {
     id: o.id,
     order_code: o.orderCode,
     order_status: o.status,
     order_date: o.orderDate,
-    user_id: o.customer.id,
-    user_name: customerName(o),
-    user_type: o.customer.userType,
-    town_name: o.town?.name ?? null,
-    route_name: o.route?.name ?? null,
+    user_id: o.customerId,
+    user_name: o.customerName,
+    user_type: o.customerType,
+    town_name: o.townName,
+    route_name: o.routeName,
     order_total_amount: o.totalAmount,
     order_items_count: o.itemsCount,
-    production_unit_id: o.productionUnit?.id ?? null,
-    production_unit_name: o.productionUnit?.name ?? null,
+    production_unit_id: o.productionUnitId,
+    production_unit_name: o.productionUnitName,
     delivery_date: o.deliveryDate,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
@@ -125,7 +123,7 @@ export function presentCreatedOrder({ order, deliveryOtp }: CreatedOrder) {
     order_status: order.status,
     order_date: order.orderDate,
     user_id: order.customer.id,
-    user_name: customerName(order),
+    user_name: `${order.customer.firstName} ${order.customer.lastName}`,
     order_total_amount: order.totalAmount,
     order_items_count: order.itemsCount,
     delivery_date: order.deliveryDate,
@@ -134,19 +132,19 @@ export function presentCreatedOrder({ order, deliveryOtp }: CreatedOrder) {
   };
 }
 
-export function presentOrderDetail({ order, items, history }: OrderDetail) {
+export function presentOrderDetail(order: OrderDetailView) {
   const c = order.customer;
-  const delivered = history.find((h) => h.toStatus === 4);
+  const delivered = order.history.find((h) => h.toStatus === 4);
   return {
     ...presentOrder(order),
     mode_of_payment: order.modeOfPayment,
-    items: items.map((i) => ({
+    items: order.items.map((i) => ({
       id: i.id,
-      product_variant_id: i.variant.id,
-      variant_name: i.variant.variantName,
-      item_sku_code: i.variant.itemSkuCode,
-      product_id: i.variant.product.id,
-      product_name: i.variant.product.name,
+      product_variant_id: i.variantId,
+      variant_name: i.variantName,
+      item_sku_code: i.itemSkuCode,
+      product_id: i.productId,
+      product_name: i.productName,
       quantity: i.quantity,
       unit_price: i.unitPrice,
       amount: i.amount,
@@ -159,22 +157,22 @@ export function presentOrderDetail({ order, items, history }: OrderDetail) {
       primary_contact_number: c.primaryContactNumber,
       official_email: c.officialEmail,
       user_type: c.userType,
-      town_name: c.town?.name ?? null,
-      route_name: c.route?.name ?? null,
+      town_name: c.townName,
+      route_name: c.routeName,
     },
     delivery: {
       delivery_date: order.deliveryDate,
       delivered_at: delivered?.changedAt ?? null,
-      production_unit_id: order.productionUnit?.id ?? null,
-      production_unit_name: order.productionUnit?.name ?? null,
-      town_name: order.town?.name ?? null,
-      route_name: order.route?.name ?? null,
+      production_unit_id: order.productionUnitId,
+      production_unit_name: order.productionUnitName,
+      town_name: order.townName,
+      route_name: order.routeName,
     },
-    status_history: history.map((h) => ({
+    status_history: order.history.map((h) => ({
       from_status: h.fromStatus,
       to_status: h.toStatus,
       changed_at: h.changedAt,
-      changed_by_user_id: h.changedBy?.id ?? null,
+      changed_by_user_id: h.changedByUserId,
       changed_by_api_key_id: h.changedByApiKeyId,
     })),
   };

@@ -22,7 +22,7 @@ export class OrderResolver {
   @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
   async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Order>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.orders.list(ctx, filter, { page, limit }));
+    return toPage(await services.orders.listEntities(ctx, filter, { page, limit }));
   }
 
   @InGroup('orders')

@@ -1,11 +1,11 @@
 import { createHmac, randomInt } from 'node:crypto';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
-import { searchCondition } from '../../shared/search';
+import { searchTerms } from '../../shared/search';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
 import { workspaceToday } from '../workspace/local-day';
@@ -15,6 +15,7 @@ import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../shared/active-status';
 import { OrderItem } from './order-item.entity';
+import { findOrderDetail, findOrderPage, orderConditions, type OrderConditions, type OrderDetailView, type OrderSummary } from './order-views';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
@@ -49,15 +50,7 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
-/** An order with everything the single-order view shows. */
-export interface OrderDetail {
-  order: Order;
-  items: OrderItem[];
-  history: OrderStatusHistory[];
-}
-
-const LIST_POPULATE = ['customer', 'town', 'route', 'productionUnit'] as const;
-const LIST_ORDER = { createdAt: 'desc', id: 'desc' } as const;
+const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
 
 /** Orders of the caller's workspace and their status flow. */
 export class OrderService {
@@ -66,34 +59,39 @@ export class OrderService {
     private readonly events: WebhookEventQueue,
   ) {}
 
-  /** Newest first. Customers see only their own orders. */
-  async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<Order>> {
+  /** Newest first, as summaries (one statement). Customers see only their own orders. */
+  async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<OrderSummary>> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const where = this.listWhere(ctx, filter);
-    // The page's ids first, from sales_order alone: joined with its customers, the planner expects
-    // few rows (the tenant condition on both tables looks independent to it) and sorts the whole
-    // workspace instead of walking the (organization_id, created_at) index to the limit.
-    const [pageIds, total] = await findWithTotal(ctx.em, Order, where, { fields: ['id'], orderBy: LIST_ORDER, limit, offset, disableIdentityMap: true });
-    const ids = pageIds.map((o) => o.id);
-    const items = ids.length === 0 ? [] : await ctx.em.find(Order, { id: { $in: ids } }, { populate: [...LIST_POPULATE], orderBy: LIST_ORDER });
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'summary', limit, offset);
+    return { items: rows, total, page, limit };
+  }
+
+  /**
+   * The same page as `list`, as entities whose relations load on demand (GraphQL's nested fields
+   * batch them through DataLoaders).
+   */
+  async listEntities(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<Order>> {
+    const { page, limit, offset } = resolvePage(pageRequest);
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'id', limit, offset);
+    const items = rows.length === 0 ? [] : await ctx.em.find(Order, { id: { $in: rows.map((r) => r.id) } }, { orderBy: NEWEST_FIRST });
     return { items, total, page, limit };
   }
 
-  /** One order with its customer and delivery places; 404 when it does not exist or is not visible. */
+  /** One order entity; 404 when it does not exist or is not visible. */
   async find(ctx: RequestContext, id: number): Promise<Order> {
-    const order = await ctx.em.findOne(Order, { id, ...this.visibility(ctx) }, { populate: [...LIST_POPULATE, 'customer.town', 'customer.route'] });
+    const order = await ctx.em.findOne(Order, { id, ...(isCustomer(ctx) ? { customer: ctx.userId! } : {}) });
     if (!order) throw new NotFoundError('Order', id);
     return order;
   }
 
-  /** One order with its lines, customer, delivery details and status history; 404 when not visible. */
-  async get(ctx: RequestContext, id: number): Promise<OrderDetail> {
-    const order = await this.find(ctx, id);
-    const [items, history] = await Promise.all([
-      ctx.em.find(OrderItem, { order: id }, { populate: ['variant.product'], orderBy: { id: 'asc' } }),
-      ctx.em.find(OrderStatusHistory, { order: id }, { orderBy: { changedAt: 'asc', id: 'asc' } }),
-    ]);
-    return { order, items, history };
+  /** One order with its lines, customer, delivery details and status history (one statement); 404 when not visible. */
+  async get(ctx: RequestContext, id: number): Promise<OrderDetailView> {
+    const where = this.visible(ctx);
+    where.sql.push('o.id = ?');
+    where.params.push(id);
+    const detail = await findOrderDetail(ctx.em, where);
+    if (!detail) throw new NotFoundError('Order', id);
+    return detail;
   }
 
   /**
@@ -170,32 +168,36 @@ export class OrderService {
     });
   }
 
-  private listWhere(ctx: RequestContext, filter: OrderFilter): FilterQuery<Order> {
+  private listConditions(ctx: RequestContext, filter: OrderFilter): OrderConditions {
     const dateFrom = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const dateTo = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
     if (filter.status != null) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
-    // Every condition is ANDed, so no filter can ever widen the caller's visibility.
-    const conditions: FilterQuery<Order>[] = [
-      this.visibility(ctx),
-      filter.status != null ? { status: filter.status } : {},
-      dateFrom ? { orderDate: { $gte: dateFrom } } : {},
-      dateTo ? { orderDate: { $lte: dateTo } } : {},
-      filter.userId != null ? { customer: filter.userId } : {},
-      searchCondition<FilterQuery<Order>>(filter.search, [
-        (p) => ({ orderCode: { $ilike: p } }),
-        (p) => ({ customer: { firstName: { $ilike: p } } }),
-        (p) => ({ customer: { lastName: { $ilike: p } } }),
-        (p) => ({ customer: { storeName: { $ilike: p } } }),
-      ]) as FilterQuery<Order>,
-    ];
-    const given = conditions.filter((c) => Object.keys(c as object).length > 0);
-    return (given.length > 0 ? { $and: given } : {}) as FilterQuery<Order>;
+    // Every condition is ANDed to the tenant's and the caller's, so no filter can widen what is visible.
+    const where = this.visible(ctx);
+    const add = (sql: string, ...params: unknown[]) => {
+      where.sql.push(sql);
+      where.params.push(...params);
+    };
+    if (filter.status != null) add('o.status = ?', filter.status);
+    if (dateFrom) add('o.order_date >= ?::date', dateFrom);
+    if (dateTo) add('o.order_date <= ?::date', dateTo);
+    if (filter.userId != null) add('o.customer_id = ?', filter.userId);
+    for (const pattern of searchTerms(filter.search)) {
+      where.joinsCustomer = true;
+      add('(o.order_code ilike ? or c.first_name ilike ? or c.last_name ilike ? or c.store_name ilike ?)', pattern, pattern, pattern, pattern);
+    }
+    return where;
   }
 
-  /** Customers see their own orders only; staff see all of the workspace. */
-  private visibility(ctx: RequestContext): { customer?: number } {
-    return isCustomer(ctx) ? { customer: ctx.userId! } : {};
+  /** The workspace's orders; for customers, only their own. */
+  private visible(ctx: RequestContext): OrderConditions {
+    const where = orderConditions(ctx.organizationId);
+    if (isCustomer(ctx)) {
+      where.sql.push('o.customer_id = ?');
+      where.params.push(ctx.userId!);
+    }
+    return where;
   }
 
   private async productionUnit(ctx: RequestContext, id: number | null): Promise<ProductionUnit | null> {
