@@ -52,6 +52,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logger: deps.silent
       ? false
       : { level: deps.config.logLevel, serializers: { req: requestLogSerializer }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    // One access line per request, written when it is answered (below), instead of Fastify's two:
+    // each line is a write to stdout, and on a busy list endpoint a second one costs throughput.
+    disableRequestLogging: true,
     trustProxy: deps.config.trustProxy as boolean | string | undefined,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
@@ -65,6 +68,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(createValidatorCompiler());
   app.decorate('services', createServices({ ...deps, log: app.log }));
   app.addHook('onClose', () => app.services.background.settled());
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -38,6 +38,21 @@ describe('the log', () => {
     expect(log).not.toContain(token);
   });
 
+  it('writes one access line per request, when it is answered, with its status and duration', async () => {
+    lines.length = 0;
+    const res = await t.request({ method: 'GET', url: '/api/v1/orders?limit=5' });
+    expect(res.statusCode).toBe(401);
+    const entries = lines.map((l) => JSON.parse(l));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      msg: 'request completed',
+      reqId: expect.stringMatching(/^req_/),
+      req: { method: 'GET', url: '/api/v1/orders?limit=5' },
+      res: { statusCode: 401 },
+      responseTime: expect.any(Number),
+    });
+  });
+
   it('logs a failed delivery without the message text, and still answers as for an unknown phone', async () => {
     const ws = await createWorkspace(t);
     const user = await createUser(t, ws, UserType.EMPLOYEE);
