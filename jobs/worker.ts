@@ -7,6 +7,7 @@ import type { HostResolver } from '../src/domains/webhooks/target-guard';
 import type { Secrets } from '../src/secrets';
 import { exportJobServiceOf } from '../src/services';
 import { parsedCronItems } from './crontab';
+import { quietWorkerLogger } from './quiet-logger';
 import { createTasks, type TaskDeps } from './tasks';
 
 /** The tasks' dependencies, built from the configuration (the resolver is the system's unless given). */
@@ -23,14 +24,25 @@ export async function prepareJobQueue(connectionString: string): Promise<void> {
   await runMigrations({ connectionString });
 }
 
+/** Jobs one worker process runs at once unless told otherwise. */
+export const WORKER_CONCURRENCY = 5;
+
+/** graphile-worker settings beyond the defaults (the webhook bench gives its bare worker the same). */
+export const WORKER_TUNING = {};
+
 /** Starts a graphile-worker runner over the task list; `stop()` releases jobs in flight. */
 export async function startWorker(options: { connectionString: string; concurrency?: number; deps: TaskDeps }): Promise<Runner> {
-  return run({
+  const runner = await run({
+    ...WORKER_TUNING,
     connectionString: options.connectionString,
-    concurrency: options.concurrency ?? 5,
+    concurrency: options.concurrency ?? WORKER_CONCURRENCY,
     noHandleSignals: true,
     parsedCronItems: parsedCronItems(),
     pollInterval: 1000,
+    logger: quietWorkerLogger(),
     taskList: createTasks(options.deps),
   });
+  // Idle keep-alive sockets to webhook receivers go with the worker.
+  void runner.promise.finally(() => options.deps.webhooks.closeConnections());
+  return runner;
 }
