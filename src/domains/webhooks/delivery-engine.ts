@@ -3,7 +3,8 @@ import { isDelivered, isRetryable, parseRetryAfter, retryDelayMs, type RetrySett
 import { sendAttempt, WEBHOOK_USER_AGENT, type AttemptOutcome } from './webhook-sender';
 import { signPayload, type SecretBox } from './webhook-secret';
 import { UnsafeTargetError, vetTarget, type HostResolver } from './target-guard';
-import { claimAsRead, recordAttempt, type ReadDelivery } from './delivery-statements';
+import { claimAllAsRead, recordAttempts, type AttemptRecord, type ReadDelivery } from './delivery-statements';
+import { StatementBatcher } from './statement-batcher';
 import type { KeepAliveAgents } from './keep-alive-agents';
 
 /** What delivering needs from its surroundings. */
@@ -113,20 +114,41 @@ async function inTransaction<T>(client: SqlClient, work: () => Promise<T>): Prom
  * either finishes the delivery (`sent`, `dead`) or moves the same job key to the next attempt.
  */
 export class DeliveryEngine {
-  constructor(private readonly deps: DeliveryDeps) {}
+  /** Quick claims of concurrent attempts, one statement per batch: whether each was claimed. */
+  private readonly claims: StatementBatcher<ReadDelivery, boolean>;
+  /** Records of concurrent attempts, one statement per batch. */
+  private readonly records: StatementBatcher<AttemptRecord, void>;
+
+  constructor(private readonly deps: DeliveryDeps) {
+    const lease = leaseMs(deps.settings.timeoutMs);
+    this.claims = new StatementBatcher(
+      (read) => read.id,
+      async (client, reads) => {
+        const claimed = await claimAllAsRead(client, reads, lease, DELIVERY_JOB_KEY_PREFIX);
+        return reads.map((read) => claimed.has(read.id));
+      },
+    );
+    const reasons = { paused: cancelledReason(false), deleted: cancelledReason(true) };
+    this.records = new StatementBatcher(
+      (record) => record.deliveryId,
+      async (client, records) => {
+        await recordAttempts(client, records, reasons, DELIVERY_JOB_KEY_PREFIX);
+        return records.map(() => undefined);
+      },
+    );
+  }
 
   /**
    * Runs the next attempt of a delivery, if it is due and no other worker holds it. Claiming and
    * recording each borrow a connection; none is held while the HTTP attempt runs.
    */
   async run(withClient: WithClient, organizationId: number, deliveryId: number): Promise<void> {
-    const claim = await withClient(async (client) => {
-      const quick = await this.claimQuickly(client, organizationId, deliveryId);
-      return quick ?? inTransaction(client, () => this.claim(client, organizationId, deliveryId));
-    });
+    const claim =
+      (await this.claimQuickly(withClient, organizationId, deliveryId)) ??
+      (await withClient((client) => inTransaction(client, () => this.claim(client, organizationId, deliveryId))));
     if (!claim) return;
     const outcome = await this.attempt(claim);
-    await withClient((client) => this.record(client, claim, outcome));
+    await this.records.run(withClient, this.recordOf(claim, outcome));
   }
 
   /** Closes the idle keep-alive connections to endpoints. */
@@ -159,12 +181,14 @@ export class DeliveryEngine {
 
   /**
    * The common case without a lock or an explicit transaction: reads the delivery, and when it is
-   * a plain due attempt on a live endpoint whose secret opens, claims it in one statement if it is
+   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent claims, see ClaimBatcher) if it is
    * still as read. Null whenever that does not work out (finished, not due, leased, cancelled,
    * changed meanwhile): the locked claim then decides, as it always did.
    */
-  private async claimQuickly(client: SqlClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
-    const { rows } = await client.query<DeliveryRow>(SELECT_DELIVERY, [deliveryId, organizationId]);
+  private async claimQuickly(withClient: WithClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
+    // The connection goes back before the claim: the batch borrows its own, and a pool of callers
+    // each holding one while waiting for the batch could leave it none.
+    const { rows } = await withClient((client) => client.query<DeliveryRow>(SELECT_DELIVERY, [deliveryId, organizationId]));
     const row = rows[0];
     if (!row || !row.secret_ciphertext || row.deleted_at || row.endpoint_status !== 1 || row.attempts >= row.max_attempts) return null;
     const due = (row.status === 'pending' && !row.early) || (row.status === 'sending' && !row.leased);
@@ -176,7 +200,7 @@ export class DeliveryEngine {
       return null;
     }
     const read: ReadDelivery = { id: row.id, status: row.status as ReadDelivery['status'], attempts: row.attempts, url: row.url, secretCiphertext: row.secret_ciphertext };
-    if (!(await claimAsRead(client, read, leaseMs(this.deps.settings.timeoutMs), deliveryJobKey(row.id)))) return null;
+    if (!(await this.claims.run(withClient, read))) return null;
     return this.claimed(row, secret);
   }
 
@@ -234,10 +258,11 @@ export class DeliveryEngine {
     };
   }
 
-  private async record(client: SqlClient, claim: ClaimedAttempt, outcome: AttemptOutcome): Promise<void> {
+  /** What the record statement needs of an attempt's outcome. */
+  private recordOf(claim: ClaimedAttempt, outcome: AttemptOutcome): AttemptRecord {
     const delivered = isDelivered(outcome.status);
     const wouldRetry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
-    await recordAttempt(client, {
+    return {
       deliveryId: claim.deliveryId,
       attempt: claim.attempt,
       // With a retry due, the statement decides between it and cancellation (the endpoint paused or deleted during the attempt).
@@ -250,10 +275,7 @@ export class DeliveryEngine {
       retryDelayMs: wouldRetry
         ? retryDelayMs(claim.attempt, this.deps.settings, outcome.status === 429 ? parseRetryAfter(outcome.retryAfter) : null)
         : 0,
-      pausedReason: cancelledReason(false),
-      deletedReason: cancelledReason(true),
-      jobKey: deliveryJobKey(claim.deliveryId),
-    });
+    };
   }
 
   /** Moves the delivery's one job (its key) to `delayMs` from now, creating it if needed. */
