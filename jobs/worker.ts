@@ -25,12 +25,13 @@ export async function prepareJobQueue(connectionString: string): Promise<void> {
 }
 
 /**
- * Jobs one worker process runs at once unless told otherwise. Webhook attempts mostly wait on
- * the network (up to WEBHOOK_TIMEOUT_MS each), so 5 let a few slow receivers hold up every
- * delivery; at 16 the bench's burst went from about 120 to 140–170 deliveries/s, while the
- * database commits, not the slots, stay the limit. Exports share these slots.
+ * Jobs one worker process runs at once unless told otherwise. Webhook attempts mostly wait on the
+ * network (up to WEBHOOK_TIMEOUT_MS each) and on commits, so 5 let a few slow receivers hold up
+ * every delivery. In the bench's burst (single runs on a shared, noisy machine): about 120
+ * deliveries/s at 5, 140–170 at 16, 286 at 32, and 131 at 64 (graphile-worker's pool of 10
+ * connections then queues). Exports share these slots.
  */
-export const WORKER_CONCURRENCY = 16;
+export const WORKER_CONCURRENCY = 32;
 
 /**
  * graphile-worker settings beyond the defaults (the webhook bench gives its bare worker the
