@@ -1,5 +1,7 @@
 import https from 'node:https';
 import { run, type Runner } from 'graphile-worker';
+import { quietWorkerLogger } from '../../jobs/quiet-logger';
+import { WORKER_CONCURRENCY, WORKER_TUNING } from '../../jobs/worker';
 import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { WebhookEventQueue } from '../../src/domains/webhooks/webhook-event-queue';
 import { User, UserType } from '../../src/domains/users/user.entity';
@@ -8,13 +10,16 @@ import type { HttpsSink } from '../lib/https-sink';
 import { atLeast, atMost, figure, type Figure } from '../lib/report';
 import { median, percentile } from '../lib/stats';
 
-const LATENCY_EVENTS = 300;
-const LATENCY_SPACING_MS = 20;
+/**
+ * The latency phase offers 200 events 100 ms apart to ENDPOINTS endpoints: 100 deliveries/s, a
+ * third of the 300/s throughput goal, so it measures pickup and not a backlog (at 20 ms apart,
+ * 500/s, more than either side could deliver, it measured how long the queue had grown).
+ */
+const LATENCY_EVENTS = 200;
+const LATENCY_SPACING_MS = 100;
 const BURST_EVENTS = 200;
 /** Endpoints subscribed in the bench workspace: each event is one delivery to each. */
 const ENDPOINTS = 10;
-/** The bare worker runs as many jobs at once as the service's worker. */
-const BARE_CONCURRENCY = 5;
 
 /** How events are queued, and how their arrivals are awaited. */
 interface Queue {
@@ -119,9 +124,9 @@ function bareQueue(ctx: BenchContext): Queue {
   };
 }
 
-function post(url: string, ca: string, body: string): Promise<void> {
+function post(url: string, agent: https.Agent, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', agent: false, ca, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const request = https.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
     request.on('error', reject);
     request.on('response', (response) => {
       response.resume();
@@ -131,6 +136,16 @@ function post(url: string, ca: string, body: string): Promise<void> {
   });
 }
 
+/**
+ * Vacuums the job and delivery tables before each side is measured. Autovacuum is off on the CI
+ * server (conf.d/90-ci.conf), so without this each run would start on the dead rows of every run
+ * before it (tens of thousands in graphile-worker's job table), which slows graphile-worker's
+ * get_job for both sides alike and more with every run.
+ */
+async function vacuumQueues(ctx: BenchContext): Promise<void> {
+  await ctx.pool.query('vacuum analyze graphile_worker._private_jobs, webhook_delivery, webhook_endpoint');
+}
+
 /** Jobs of the bare task left by an interrupted run. */
 async function removeBareJobs(ctx: BenchContext): Promise<void> {
   await ctx.pool.query(
@@ -138,15 +153,24 @@ async function removeBareJobs(ctx: BenchContext): Promise<void> {
   );
 }
 
-async function startBareWorker(ctx: BenchContext, sink: HttpsSink): Promise<Runner> {
+/**
+ * The bare worker gets what the service's worker has: its concurrency and graphile-worker
+ * settings, a keep-alive agent (idle sockets closed after 4 s, as the service's) and a logger
+ * without a line per job.
+ */
+async function startBareWorker(ctx: BenchContext, sink: HttpsSink): Promise<{ runner: Runner; agent: https.Agent }> {
   await removeBareJobs(ctx);
-  return run({
+  const agent = new https.Agent({ keepAlive: true, timeout: 4_000, ca: sink.ca });
+  const runner = await run({
+    ...WORKER_TUNING,
     connectionString: ctx.databaseUrl,
-    concurrency: BARE_CONCURRENCY,
+    concurrency: WORKER_CONCURRENCY,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: { bench_bare_post: async (payload) => post(sink.url, sink.ca, JSON.stringify({ data: payload })) },
+    logger: quietWorkerLogger(),
+    taskList: { bench_bare_post: async (payload) => post(sink.url, agent, JSON.stringify({ data: payload })) },
   });
+  return { runner, agent };
 }
 
 /** Pair 6: webhook pickup latency and deliveries per second, the service's worker against a bare graphile-worker task. */
@@ -156,13 +180,16 @@ export async function measureWebhooks(ctx: BenchContext, sink: HttpsSink, organi
   const ours: Measured[] = [];
   let seq = Date.now() % 1_000_000_000;
   for (let round = 1; round <= ctx.rounds; round += 1) {
-    const runner = await startBareWorker(ctx, sink);
+    await vacuumQueues(ctx);
+    const { runner, agent } = await startBareWorker(ctx, sink);
     try {
       bare.push(await measureQueue(sink, bareQueue(ctx), seq));
     } finally {
       await runner.stop();
+      agent.destroy();
     }
     seq += LATENCY_EVENTS + BURST_EVENTS;
+    await vacuumQueues(ctx);
     ours.push(await measureQueue(sink, serviceQueue(ctx, organizationId), seq));
     seq += LATENCY_EVENTS + BURST_EVENTS;
     const show = (m: Measured) => `p50 ${m.p50.toFixed(1)} / p95 ${m.p95.toFixed(1)} / p99 ${m.p99.toFixed(1)} ms, ${Math.round(m.perSecond)}/s`;

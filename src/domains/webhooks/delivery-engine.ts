@@ -3,12 +3,17 @@ import { isDelivered, isRetryable, parseRetryAfter, retryDelayMs, type RetrySett
 import { sendAttempt, WEBHOOK_USER_AGENT, type AttemptOutcome } from './webhook-sender';
 import { signPayload, type SecretBox } from './webhook-secret';
 import { UnsafeTargetError, vetTarget, type HostResolver } from './target-guard';
+import { claimAllAsRead, recordAttempts, type AttemptRecord, type ReadDelivery } from './delivery-statements';
+import { StatementBatcher } from './statement-batcher';
+import type { KeepAliveAgents } from './keep-alive-agents';
 
 /** What delivering needs from its surroundings. */
 export interface DeliveryDeps {
   settings: RetrySettings & { timeoutMs: number; allowedPrivateHosts: string[] };
   secrets: SecretBox;
   resolve: HostResolver;
+  /** Keep-alive connections to endpoints, reused across attempts (see KeepAliveAgents). */
+  agents: KeepAliveAgents;
 }
 
 /** A SQL connection inside which statements can run in one transaction (pg's PoolClient fits). */
@@ -82,6 +87,14 @@ export function envelope(eventId: string, eventType: string, eventAt: Date, orga
   return JSON.stringify({ id: eventId, event: eventType, timestamp: new Date(eventAt).toISOString(), organization_id: organizationId, data });
 }
 
+/** A delivery with its endpoint; `leased` and `early` judged by the database's clock. */
+const SELECT_DELIVERY = `select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.event_data, d.event_at, d.status,
+              d.attempts, d.max_attempts, coalesce(d.lease_until > now(), false) as leased,
+              coalesce(d.next_attempt_at > now(), false) as early,
+              w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
+         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
+        where d.id = $1 and d.organization_id = $2`;
+
 async function inTransaction<T>(client: SqlClient, work: () => Promise<T>): Promise<T> {
   await client.query('begin');
   try {
@@ -101,17 +114,46 @@ async function inTransaction<T>(client: SqlClient, work: () => Promise<T>): Prom
  * either finishes the delivery (`sent`, `dead`) or moves the same job key to the next attempt.
  */
 export class DeliveryEngine {
-  constructor(private readonly deps: DeliveryDeps) {}
+  /** Quick claims of concurrent attempts, one statement per batch: whether each was claimed. */
+  private readonly claims: StatementBatcher<ReadDelivery, boolean>;
+  /** Records of concurrent attempts, one statement per batch. */
+  private readonly records: StatementBatcher<AttemptRecord, void>;
+
+  constructor(private readonly deps: DeliveryDeps) {
+    const lease = leaseMs(deps.settings.timeoutMs);
+    this.claims = new StatementBatcher(
+      (read) => read.id,
+      async (client, reads) => {
+        const claimed = await claimAllAsRead(client, reads, lease, DELIVERY_JOB_KEY_PREFIX);
+        return reads.map((read) => claimed.has(read.id));
+      },
+    );
+    const reasons = { paused: cancelledReason(false), deleted: cancelledReason(true) };
+    this.records = new StatementBatcher(
+      (record) => record.deliveryId,
+      async (client, records) => {
+        await recordAttempts(client, records, reasons, DELIVERY_JOB_KEY_PREFIX);
+        return records.map(() => undefined);
+      },
+    );
+  }
 
   /**
    * Runs the next attempt of a delivery, if it is due and no other worker holds it. Claiming and
    * recording each borrow a connection; none is held while the HTTP attempt runs.
    */
   async run(withClient: WithClient, organizationId: number, deliveryId: number): Promise<void> {
-    const claim = await withClient((client) => inTransaction(client, () => this.claim(client, organizationId, deliveryId)));
+    const claim =
+      (await this.claimQuickly(withClient, organizationId, deliveryId)) ??
+      (await withClient((client) => inTransaction(client, () => this.claim(client, organizationId, deliveryId))));
     if (!claim) return;
     const outcome = await this.attempt(claim);
-    await withClient((client) => inTransaction(client, () => this.record(client, claim, outcome)));
+    await this.records.run(withClient, this.recordOf(claim, outcome));
+  }
+
+  /** Closes the idle keep-alive connections to endpoints. */
+  closeConnections(): void {
+    this.deps.agents.close();
   }
 
   /** Sends one attempt (vetting the target again first). */
@@ -134,20 +176,37 @@ export class DeliveryEngine {
       'x-webhook-attempt': String(target.attempt),
       'x-webhook-signature': signPayload(target.secret, timestamp, target.body),
     };
-    return sendAttempt(url, pinned, headers, target.body, this.deps.settings.timeoutMs);
+    return sendAttempt(url, pinned, headers, target.body, this.deps.settings.timeoutMs, this.deps.agents.agentFor(url, pinned));
   }
 
+  /**
+   * The common case without a lock or an explicit transaction: reads the delivery, and when it is
+   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent claims, see ClaimBatcher) if it is
+   * still as read. Null whenever that does not work out (finished, not due, leased, cancelled,
+   * changed meanwhile): the locked claim then decides, as it always did.
+   */
+  private async claimQuickly(withClient: WithClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
+    // The connection goes back before the claim: the batch borrows its own, and a pool of callers
+    // each holding one while waiting for the batch could leave it none.
+    const { rows } = await withClient((client) => client.query<DeliveryRow>(SELECT_DELIVERY, [deliveryId, organizationId]));
+    const row = rows[0];
+    if (!row || !row.secret_ciphertext || row.deleted_at || row.endpoint_status !== 1 || row.attempts >= row.max_attempts) return null;
+    const due = (row.status === 'pending' && !row.early) || (row.status === 'sending' && !row.leased);
+    if (!due) return null;
+    let secret: string;
+    try {
+      secret = this.deps.secrets.open(row.secret_ciphertext);
+    } catch {
+      return null;
+    }
+    const read: ReadDelivery = { id: row.id, status: row.status as ReadDelivery['status'], attempts: row.attempts, url: row.url, secretCiphertext: row.secret_ciphertext };
+    if (!(await this.claims.run(withClient, read))) return null;
+    return this.claimed(row, secret);
+  }
+
+  /** The locked claim: finishes deliveries that cannot go on (dead, with the reason) and claims the rest. */
   private async claim(client: SqlClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
-    const { rows } = await client.query<DeliveryRow>(
-      `select d.id, d.organization_id, d.webhook_id, d.event_id, d.event_type, d.event_data, d.event_at, d.status,
-              d.attempts, d.max_attempts, coalesce(d.lease_until > now(), false) as leased,
-              coalesce(d.next_attempt_at > now(), false) as early,
-              w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
-         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
-        where d.id = $1 and d.organization_id = $2
-          for update of d`,
-      [deliveryId, organizationId],
-    );
+    const { rows } = await client.query<DeliveryRow>(`${SELECT_DELIVERY} for update of d`, [deliveryId, organizationId]);
     const row = rows[0];
     if (!row || row.status === 'sent' || row.status === 'dead') return null;
     // Judged by the database's clock, the same clock that makes the watchdog job due.
@@ -180,6 +239,11 @@ export class DeliveryEngine {
     );
     // The watchdog: runs when the lease ends unless this attempt moves or removes it first.
     await this.schedule(client, row.organization_id, row.id, lease);
+    return this.claimed(row, secret);
+  }
+
+  /** The attempt a claim of `row` (as read before the claim) now owns. */
+  private claimed(row: DeliveryRow, secret: string): ClaimedAttempt {
     return {
       deliveryId: row.id,
       organizationId: row.organization_id,
@@ -194,46 +258,24 @@ export class DeliveryEngine {
     };
   }
 
-  private async record(client: SqlClient, claim: ClaimedAttempt, outcome: AttemptOutcome): Promise<void> {
-    const { rows } = await client.query<{ status: string; attempts: number; endpoint_live: boolean; endpoint_deleted: boolean }>(
-      `select d.status, d.attempts, (w.status = 1 and w.deleted_at is null) as endpoint_live, w.deleted_at is not null as endpoint_deleted
-         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
-        where d.id = $1
-          for update of d`,
-      [claim.deliveryId],
-    );
-    // A worker that outlived its lease finds the delivery taken over (or finished): its result
-    // belongs to no current attempt, so it changes nothing.
-    if (rows[0]?.status !== 'sending' || rows[0].attempts !== claim.attempt) return;
+  /** What the record statement needs of an attempt's outcome. */
+  private recordOf(claim: ClaimedAttempt, outcome: AttemptOutcome): AttemptRecord {
     const delivered = isDelivered(outcome.status);
     const wouldRetry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
-    // Paused or deleted during the attempt: no retry, and the log says why.
-    const retry = wouldRetry && rows[0].endpoint_live;
-    const error = wouldRetry && !retry ? cancelledReason(rows[0].endpoint_deleted) : outcome.error;
-    const delayMs = retry
-      ? retryDelayMs(claim.attempt, this.deps.settings, outcome.status === 429 ? parseRetryAfter(outcome.retryAfter) : null)
-      : 0;
-    const status = delivered ? 'sent' : retry ? 'pending' : 'dead';
-    await client.query(
-      `update webhook_delivery
-          set status = $2::text, response_status = $3, response_body = $4, duration_ms = $5, last_error = $6,
-              sent_at = case when $2::text = 'sent' then now() else sent_at end,
-              next_attempt_at = case when $2::text = 'pending' then now() + make_interval(secs => $7::double precision / 1000) else null end,
-              lease_until = null, updated_at = now()
-        where id = $1`,
-      [claim.deliveryId, status, outcome.status, outcome.body, outcome.durationMs, error, delayMs],
-    );
-    await client.query(
-      `update webhook_endpoint
-          set last_triggered_at = now(), failure_count = case when $2::boolean then 0 else failure_count + 1 end, updated_at = now()
-        where id = $1`,
-      [claim.webhookId, delivered],
-    );
-    if (status === 'pending') {
-      await this.schedule(client, claim.organizationId, claim.deliveryId, delayMs);
-    } else {
-      await client.query('select graphile_worker.remove_job($1)', [deliveryJobKey(claim.deliveryId)]);
-    }
+    return {
+      deliveryId: claim.deliveryId,
+      attempt: claim.attempt,
+      // With a retry due, the statement decides between it and cancellation (the endpoint paused or deleted during the attempt).
+      finalStatus: delivered ? 'sent' : wouldRetry ? null : 'dead',
+      delivered,
+      responseStatus: outcome.status,
+      responseBody: outcome.body,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      retryDelayMs: wouldRetry
+        ? retryDelayMs(claim.attempt, this.deps.settings, outcome.status === 429 ? parseRetryAfter(outcome.retryAfter) : null)
+        : 0,
+    };
   }
 
   /** Moves the delivery's one job (its key) to `delayMs` from now, creating it if needed. */

@@ -1,3 +1,4 @@
+import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import { pinnedLookup, type ResolvedAddress } from './target-guard';
 
@@ -19,49 +20,74 @@ export interface AttemptOutcome {
   retryAfter: string | undefined;
 }
 
+/** Errors of a reused keep-alive socket the receiver closed just as the request went out. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 /**
  * POSTs `body` to `url`, connecting only to the vetted address (TLS still checks the URL's host
- * name). Never follows redirects. Gives up after `timeoutMs` for the whole exchange.
+ * name). Never follows redirects. Gives up after `timeoutMs` for the whole exchange. With an
+ * `agent` (keep-alive, see KeepAliveAgents) a socket may be reused; a reused socket that fails
+ * with ECONNRESET or EPIPE before any answer is the keep-alive race (the receiver closed it as the
+ * request left), so the request is sent once more on a fresh connection, within the same timeout.
  */
-export function sendAttempt(url: URL, pinned: ResolvedAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptOutcome> {
+export function sendAttempt(
+  url: URL,
+  pinned: ResolvedAddress,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  agent?: https.Agent,
+): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let current: ClientRequest;
     const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const request = https.request(url, {
-      method: 'POST',
-      lookup: pinnedLookup(pinned),
-      agent: false,
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-    });
+    const failed = (err: Error) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined });
+    const send = (via: https.Agent | false) => {
+      const request = https.request(url, {
+        method: 'POST',
+        lookup: pinnedLookup(pinned),
+        agent: via,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      });
+      current = request;
+      let answered = false;
+      request.on('error', (err: Error & { code?: string }) => {
+        if (!settled && !answered && via !== false && request.reusedSocket && STALE_SOCKET_CODES.has(err.code ?? '')) send(false);
+        else failed(err);
+      });
+      request.on('response', (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (kept < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+          kept += chunk.length;
+        });
+        response.on('error', failed);
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          const text = storableText(Buffer.concat(chunks));
+          const retryAfter = response.headers['retry-after'];
+          const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
+          finish({ status, body: text, error, retryAfter });
+        });
+      });
+      request.end(body);
+    };
     const timer = setTimeout(() => {
       finish({ status: null, body: null, error: `no answer within ${timeoutMs} ms`, retryAfter: undefined });
-      request.destroy();
+      // Destroying the socket (not returning it to the pool): its answer may still be on the way.
+      current.destroy();
     }, timeoutMs);
-    request.on('error', (err) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined }));
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (kept < RESPONSE_BODY_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
-        kept += chunk.length;
-      });
-      response.on('error', (err) => finish({ status: null, body: null, error: describeFailure(err), retryAfter: undefined }));
-      response.on('end', () => {
-        const status = response.statusCode ?? 0;
-        const text = storableText(Buffer.concat(chunks));
-        const retryAfter = response.headers['retry-after'];
-        const error = status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
-        finish({ status, body: text, error, retryAfter });
-      });
-    });
-    request.end(body);
+    send(agent ?? false);
   });
 }
 

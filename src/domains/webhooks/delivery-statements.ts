@@ -1,0 +1,162 @@
+import type { SqlClient } from './delivery-engine';
+
+/*
+ * The statements of the common delivery path. Each is a single statement in its own implicit
+ * transaction (one round trip, one commit) where the locked path needs a transaction of five or
+ * six. They decide nothing the locked path would decide differently: the claim only takes a
+ * delivery still exactly as the caller read it, and anything else is left to the locked path.
+ */
+
+/** Statuses a delivery holds between attempts (`pending`) or during one (`sending`). */
+export type OpenStatus = 'pending' | 'sending';
+
+/** What the quick claim compares against: the delivery and endpoint as read just before. */
+export interface ReadDelivery {
+  id: number;
+  status: OpenStatus;
+  attempts: number;
+  url: string;
+  secretCiphertext: string;
+}
+
+/**
+ * Claims deliveries in one statement: marks each `sending` under a lease and moves its job key to
+ * a watchdog job due when the lease ends (add_job in the same statement, so both commit
+ * together). Takes a delivery only if it is still in the state read (same status, attempts, URL
+ * and secret), due by the database's clock, not held under a running lease, and its endpoint is
+ * live. The ids of `reads` must be distinct. Returns the ids claimed.
+ */
+export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], leaseMs: number, jobKeyPrefix: string): Promise<Set<number>> {
+  const { rows } = await client.query<{ id: number }>(
+    `with wanted as (
+       select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[]) as t(id, status, attempts, secret_ciphertext, url)),
+     claimed as (
+       update webhook_delivery d
+          set status = 'sending', attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = null,
+              lease_until = now() + make_interval(secs => $6::double precision / 1000), updated_at = now()
+         from wanted t, webhook_endpoint w
+        where d.id = t.id and d.status = t.status and d.attempts = t.attempts and d.attempts < d.max_attempts
+          and w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
+          and w.secret_ciphertext = t.secret_ciphertext and w.url = t.url
+          and case d.status when 'pending' then coalesce(d.next_attempt_at <= now(), true)
+                            else coalesce(d.lease_until <= now(), true) end
+       returning d.id, d.organization_id)
+     select c.id
+       from claimed c,
+            lateral graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', c.organization_id, 'deliveryId', c.id),
+                      run_at := now() + make_interval(secs => $6::double precision / 1000), job_key := $7::text || c.id) j`,
+    [
+      reads.map((r) => r.id),
+      reads.map((r) => r.status),
+      reads.map((r) => r.attempts),
+      reads.map((r) => r.secretCiphertext),
+      reads.map((r) => r.url),
+      leaseMs,
+      jobKeyPrefix,
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** How an attempt ended, as the record statement needs it. */
+export interface AttemptRecord {
+  deliveryId: number;
+  /** The attempt number the worker claimed: a delivery taken over since (another attempt) is left alone. */
+  attempt: number;
+  /** `sent` or `dead` when no retry is due whatever the endpoint's state; null when a retry is due if the endpoint is still live. */
+  finalStatus: 'sent' | 'dead' | null;
+  delivered: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number;
+  error: string | null;
+  /** Back-off before the retry (used only when one is scheduled). */
+  retryDelayMs: number;
+}
+
+/** last_error of a delivery whose retry was due but whose endpoint was paused or deleted meanwhile. */
+export interface CancelReasons {
+  paused: string;
+  deleted: string;
+}
+
+/**
+ * Records attempts in one statement: each delivery (retry scheduled only while its endpoint is
+ * live, otherwise dead with the cancellation as the reason), its endpoint's counters, and its job
+ * (moved to the retry, or removed). A delivery is recorded only if it is still `sending` the
+ * attempt its worker claimed: a worker that outlived its lease records nothing. Rows are locked in
+ * id order (no deadlock between two workers' batches). An endpoint with several attempts in the
+ * batch ends as if they were recorded one by one in the given order: failure_count counts the
+ * failures after the last success, or adds them all when none succeeded. Delivery ids must be distinct.
+ *
+ * A finished delivery's watchdog goes with `complete_jobs` (deletes it unless a worker has it
+ * locked, as remove_job's delete does) rather than remove_job, which also sends a NOTIFY (see
+ * StatementBatcher for what that costs). If a worker already holds the watchdog (the lease ran out
+ * just before this record), it finds the delivery finished and does nothing.
+ */
+export async function recordAttempts(client: SqlClient, records: AttemptRecord[], reasons: CancelReasons, jobKeyPrefix: string): Promise<void> {
+  await client.query(
+    `with given as (
+       select * from unnest($1::int[], $2::int[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::int[], $8::text[], $9::double precision[])
+              with ordinality as g(delivery_id, attempt, final_status, delivered, response_status, response_body, duration_ms, error, retry_delay_ms, ord)),
+     decided as (
+       select d.id, g.ord, g.delivered, g.response_status, g.response_body, g.duration_ms, g.retry_delay_ms,
+              case when g.final_status is not null then g.final_status
+                   when w.status = 1 and w.deleted_at is null then 'pending'
+                   else 'dead' end as status,
+              case when g.final_status is not null or (w.status = 1 and w.deleted_at is null) then g.error
+                   when w.deleted_at is not null then $11::text
+                   else $10::text end as error
+         from given g
+         join webhook_delivery d on d.id = g.delivery_id
+         join webhook_endpoint w on w.id = d.webhook_id
+        where d.status = 'sending' and d.attempts = g.attempt
+        order by d.id
+          for update of d),
+     recorded as (
+       update webhook_delivery d
+          set status = x.status, response_status = x.response_status, response_body = x.response_body, duration_ms = x.duration_ms,
+              last_error = x.error,
+              sent_at = case when x.status = 'sent' then now() else d.sent_at end,
+              next_attempt_at = case when x.status = 'pending' then now() + make_interval(secs => x.retry_delay_ms / 1000) end,
+              lease_until = null, updated_at = now()
+         from decided x
+        where d.id = x.id
+       returning d.id, d.organization_id, d.webhook_id, d.status, d.next_attempt_at, x.ord, x.delivered),
+     per_endpoint as (
+       select webhook_id, count(*) as attempts, max(ord) filter (where delivered) as last_success,
+              count(*) filter (where not delivered) as failures
+         from recorded group by webhook_id),
+     counted as (
+       update webhook_endpoint w
+          set last_triggered_at = now(), updated_at = now(),
+              failure_count = case when e.last_success is null then w.failure_count + e.failures
+                                   else (select count(*) from recorded r where r.webhook_id = e.webhook_id and not r.delivered and r.ord > e.last_success) end
+         from per_endpoint e
+        where w.id = e.webhook_id
+       returning w.id),
+     moved as (
+       select j.id from recorded r,
+              lateral graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', r.organization_id, 'deliveryId', r.id),
+                        run_at := r.next_attempt_at, job_key := $12::text || r.id) j
+        where r.status = 'pending'),
+     removed as (
+       select graphile_worker.complete_jobs(array(
+                select j.id from graphile_worker.jobs j join recorded r on j.key = $12::text || r.id where r.status <> 'pending')))
+     select (select count(*) from counted) + (select count(*) from moved) + (select count(*) from removed) as done`,
+    [
+      records.map((r) => r.deliveryId),
+      records.map((r) => r.attempt),
+      records.map((r) => r.finalStatus),
+      records.map((r) => r.delivered),
+      records.map((r) => r.responseStatus),
+      records.map((r) => r.responseBody),
+      records.map((r) => r.durationMs),
+      records.map((r) => r.error),
+      records.map((r) => r.retryDelayMs),
+      reasons.paused,
+      reasons.deleted,
+      jobKeyPrefix,
+    ],
+  );
+}
