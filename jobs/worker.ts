@@ -6,6 +6,7 @@ import { deliveryDepsOf } from '../src/domains/webhooks/delivery-deps';
 import type { HostResolver } from '../src/domains/webhooks/target-guard';
 import type { Secrets } from '../src/secrets';
 import { exportJobServiceOf } from '../src/services';
+import { Slots } from '../src/shared/slots';
 import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';
 import { createTasks, type TaskDeps } from './tasks';
@@ -15,6 +16,7 @@ export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroO
   return {
     webhooks: new DeliveryEngine(deliveryDepsOf(deps.config, deps.secrets, deps.resolveHost)),
     exportJobs: exportJobServiceOf(deps),
+    exportSlots: new Slots(EXPORT_JOBS_AT_ONCE),
     orm: deps.orm,
   };
 }
@@ -29,9 +31,15 @@ export async function prepareJobQueue(connectionString: string): Promise<void> {
  * network (up to WEBHOOK_TIMEOUT_MS each) and on commits, so 5 let a few slow receivers hold up
  * every delivery. In the bench's burst (single runs on a shared, noisy machine): about 120
  * deliveries/s at 5, 140–170 at 16, 286 at 32, and 131 at 64 (graphile-worker's pool of 10
- * connections then queues). Exports share these slots.
+ * connections then queues). Exports share these slots, but only EXPORT_JOBS_AT_ONCE of them write.
  */
 export const WORKER_CONCURRENCY = 32;
+
+/**
+ * Export jobs one worker process writes at once: each holds a connection of the ORM's pool of 10
+ * (which `npm start` shares with the API) for its cursor, and a file in memory up to a chunk.
+ */
+export const EXPORT_JOBS_AT_ONCE = 3;
 
 /**
  * graphile-worker settings beyond the defaults (the webhook bench gives its bare worker the

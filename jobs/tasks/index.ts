@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TaskList } from 'graphile-worker';
 import type { ExportJobService } from '../../src/domains/exports/export-jobs';
 import type { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
+import type { Slots } from '../../src/shared/slots';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
@@ -12,6 +13,8 @@ import { runExport } from './run_export';
 export interface TaskDeps {
   webhooks: DeliveryEngine;
   exportJobs: ExportJobService;
+  /** Export jobs this process writes at once (each holds a pooled connection for its cursor). */
+  exportSlots: Slots;
   orm: MikroORM;
 }
 
@@ -22,6 +25,6 @@ export function createTasks(deps: TaskDeps): TaskList {
     delete_expired_sign_in_codes,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
-    run_export: runExport(deps.exportJobs, deps.orm),
+    run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { Slots } from '../../../shared/slots';
 import type { PdfInput } from './pdf-input';
 import type { RenderReply } from './pdf-render.worker';
 
@@ -81,15 +82,16 @@ class RenderThread {
  * crashed is replaced.
  */
 export class PdfRenderer {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: Slots;
   private readonly idle: RenderThread[] = [];
   private readonly busy = new Set<RenderThread>();
 
   constructor(
     private readonly concurrency = 2,
     private readonly idleMs = PDF_THREAD_IDLE_MS,
-  ) {}
+  ) {
+    this.slots = new Slots(concurrency);
+  }
 
   /** Threads alive (busy or idle). */
   get threads(): number {
@@ -104,21 +106,20 @@ export class PdfRenderer {
     if (!this.idle.some((t) => !t.dead) && this.threads < this.concurrency) this.park(new RenderThread());
   }
 
-  async render(input: PdfInput): Promise<Buffer> {
-    await this.slot();
-    // An idle thread may have died meanwhile (it crashed while warming up): those are dropped.
-    let thread = this.idle.pop();
-    while (thread?.dead) thread = this.idle.pop();
-    thread ??= new RenderThread();
-    this.busy.add(thread);
-    try {
-      return await thread.render(input);
-    } finally {
-      this.busy.delete(thread);
-      if (!thread.dead) this.park(thread);
-      this.running--;
-      this.waiting.shift()?.();
-    }
+  render(input: PdfInput): Promise<Buffer> {
+    return this.slots.run(async () => {
+      // An idle thread may have died meanwhile (it crashed while warming up): those are dropped.
+      let thread = this.idle.pop();
+      while (thread?.dead) thread = this.idle.pop();
+      thread ??= new RenderThread();
+      this.busy.add(thread);
+      try {
+        return await thread.render(input);
+      } finally {
+        this.busy.delete(thread);
+        if (!thread.dead) this.park(thread);
+      }
+    });
   }
 
   /** Stops every thread (a PDF being written fails). */
@@ -135,10 +136,5 @@ export class PdfRenderer {
       if (at >= 0) this.idle.splice(at, 1);
       void thread.stop();
     });
-  }
-
-  private async slot(): Promise<void> {
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
   }
 }
