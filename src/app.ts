@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import { contextPlugin } from './context/context.plugin';
@@ -54,7 +54,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       : { level: deps.config.logLevel, serializers: { req: requestLogSerializer }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // One access line per request, written when it is answered (below), instead of Fastify's two:
     // each line is a write to stdout, and on a busy list endpoint a second one costs throughput.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy as boolean | string | undefined,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
