@@ -11,6 +11,7 @@ import { isDatabaseReady } from './db/orm';
 import { AppError } from './errors/app-error';
 import { answerFor } from './errors/error-response';
 import { graphqlPlugin } from './graphql/graphql.plugin';
+import { serializersBuiltOnFirstCall } from './shared/serializer-compiler';
 import { createValidatorCompiler } from './shared/validator-compiler';
 import type { Secrets } from './secrets';
 import type { HostResolver } from './domains/webhooks/target-guard';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: (_err, _request, reply) => {
       void (reply as FastifyReply).code(400).send(errorBody(400, 'Malformed request URL'));
     },
+    schemaController: { compilersFactory: { buildSerializer: serializersBuiltOnFirstCall } },
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.decorate('services', createServices({ ...deps, log: app.log }));

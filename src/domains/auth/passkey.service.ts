@@ -1,14 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
@@ -32,6 +28,9 @@ const REGISTRATION = 'passkey-registration';
 const LOGIN = 'passkey-login';
 const LOGIN_FAILED = 'Passkey sign-in failed';
 
+/** Loaded on the first ceremony: @simplewebauthn/server adds about 0.3 s to every start otherwise. */
+const webauthn = () => import('@simplewebauthn/server');
+
 /**
  * Passkeys (WebAuthn, @simplewebauthn/server): registration by a signed-in user, and sign-in
  * without a password. User verification is required in both ceremonies; a signature counter
@@ -53,6 +52,7 @@ export class PasskeyService {
       ctx.em.findOneOrFail(Organization, { id: user.organizationId }),
       ctx.em.find(Passkey, { user }),
     ]);
+    const { generateRegistrationOptions } = await webauthn();
     return generateRegistrationOptions({
       rpName: organization.displayName,
       rpID: this.rp.id,
@@ -73,6 +73,7 @@ export class PasskeyService {
     const label = name == null ? `Passkey added ${new Date().toISOString().slice(0, 10)}` : rules.requiredText('name', name, 100);
     let nonce: { nonce: string; expiresAt: Date } | null = null;
     let verification;
+    const { verifyRegistrationResponse } = await webauthn();
     try {
       verification = await verifyRegistrationResponse({
         response,
@@ -121,7 +122,8 @@ export class PasskeyService {
   }
 
   /** Request options for a sign-in with a discoverable passkey (no e-mail asked, none revealed). */
-  loginOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async loginOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({
       rpID: this.rp.id,
       userVerification: 'required',
@@ -150,6 +152,7 @@ export class PasskeyService {
   private async assertionIsGood(tx: EntityManager, passkey: Passkey, response: AuthenticationResponseJSON): Promise<boolean> {
     let opened: { nonce: string; expiresAt: Date } | null = null;
     let newCounter: number;
+    const { verifyAuthenticationResponse } = await webauthn();
     try {
       const verification = await verifyAuthenticationResponse({
         response,

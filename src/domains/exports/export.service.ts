@@ -174,7 +174,7 @@ export class ExportService {
   private async xlsxInto(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
     const { columns } = plan.source;
     const totals = new ColumnTotals(columns);
-    const writer = new XlsxWriter(output, columns, {
+    const writer = await XlsxWriter.open(output, columns, {
       title: plan.source.title,
       workspace: plan.workspace.name,
       filterLines: plan.filterLines,
