@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { NUMBER_FORMATS, type CellValue, type ExportColumn } from './export-columns';
+import { cellXml, columnLetters, formulaXml, SHEET_END_XML, sheetStartXml } from './xlsx/sheet-xml';
+import { packageParts, StyleSheet } from './xlsx/workbook-parts';
+import { ZipWriter, type ZipEntryStream } from './xlsx/zip-writer';
 
 /** What the workbook says about itself on its "About" sheet. */
 export interface WorkbookAbout {
@@ -13,86 +15,110 @@ export interface WorkbookAbout {
 /** A client that reads nothing for this long is given up on (its cursor and transaction released). */
 export const STALLED_OUTPUT_MS = 60_000;
 
-function drainedOrClosed(stream: Writable): Promise<void> {
+/** Resolves when `stream` drains or `output` closes (the next write then fails); rejects after STALLED_OUTPUT_MS. */
+function drainedOrClosed(stream: Writable, output: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
-    const done = () => {
+    const stop = () => {
       clearTimeout(timer);
       stream.off('drain', done);
-      stream.off('close', done);
+      output.off('close', done);
+    };
+    const done = () => {
+      stop();
       resolve();
     };
     const timer = setTimeout(() => {
-      stream.off('drain', done);
-      stream.off('close', done);
+      stop();
       reject(new Error(`The export output took no data for ${STALLED_OUTPUT_MS / 1000} s`));
     }, STALLED_OUTPUT_MS);
     stream.on('drain', done);
-    stream.on('close', done);
+    output.on('close', done);
   });
 }
 
-/** 'A' for 1, 'AA' for 27: a column's letters in formulas. */
-function columnLetters(n: number): string {
-  let letters = '';
-  for (let i = n; i > 0; i = Math.floor((i - 1) / 26)) letters = String.fromCharCode(65 + ((i - 1) % 26)) + letters;
-  return letters;
-}
-
 /**
- * Writes an export as XLSX straight into `output` with exceljs's streaming WorkbookWriter: each
- * row is committed as it is added, so memory stays flat whatever the row count. Typed cells
- * (numbers as numbers, dates as dates), a bold frozen header row, column widths, a totals row
- * (SUM formulas with their values) when a column is summed, and an "About" sheet with the title
- * and filters.
+ * Writes an export as XLSX straight into `output`: the sheet's XML is made a batch at a time,
+ * as one string, and deflated into the ZIP as it comes, the next batch waiting until the
+ * deflater (and, behind it, the output) has taken the last. Memory holds one batch whatever the
+ * row count, and little of it lives long enough to leave V8's young generation (exceljs's
+ * streaming writer made tens of kilobytes of objects per row and queued uncompressed XML it
+ * did not wait for, which ended up in the old generation: see BENCHMARKS.md). Typed cells
+ * (numbers as numbers, dates as date serials with date formats), a bold frozen header row,
+ * column widths, a totals row (SUM formulas with their values) when a column is summed, and an
+ * "About" sheet with the title and filters.
  */
 export class XlsxWriter {
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private readonly sheet: ExcelJS.Worksheet;
+  private readonly zip: ZipWriter;
+  private readonly styles = new StyleSheet();
+  private readonly sheet: ZipEntryStream;
+  private readonly letters: string[];
+  private readonly cellStyles: number[];
   private rowCount = 0;
+  /** XML not yet handed to the deflater: the sheet's start, until the first batch. */
+  private pending: string;
 
   constructor(
     private readonly output: Writable,
     private readonly columns: readonly ExportColumn[],
     private readonly about: WorkbookAbout,
   ) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-    this.workbook.creator = about.workspace;
-    this.workbook.title = about.title;
-    this.workbook.created = new Date();
-    this.sheet = this.workbook.addWorksheet(about.title, { views: [{ state: 'frozen', ySplit: 1 }] });
-    this.sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width, style: { numFmt: NUMBER_FORMATS[c.type] } }));
-    this.sheet.getRow(1).font = { bold: true };
+    const created = new Date();
+    this.zip = new ZipWriter(output, created);
+    const parts = packageParts([about.title, 'About'], { title: about.title, creator: about.workspace, created });
+    for (const [name, text] of Object.entries(parts)) this.zip.addFile(name, text);
+    this.letters = columns.map((_, i) => columnLetters(i + 1));
+    this.cellStyles = columns.map((c) => this.styles.styleOf(NUMBER_FORMATS[c.type], false));
+    this.sheet = this.zip.openEntry('xl/worksheets/sheet1.xml', (stream) => drainedOrClosed(stream, output));
+    const bold = this.styles.styleOf(undefined, true);
+    const header = columns.map((c, i) => cellXml(`${this.letters[i]}1`, c.header, bold)).join('');
+    const layout = columns.map((c, i) => ({ width: c.width, style: this.cellStyles[i] }));
+    this.pending = `${sheetStartXml(layout, true)}<row r="1">${header}</row>`;
   }
 
   /**
-   * Adds and commits rows; waits while the output is backed up, and gives up (throws) once the
-   * output is closed, e.g. when the client went away.
+   * Adds rows; waits while the output is backed up, and gives up (throws) once the output is
+   * closed, e.g. when the client went away.
    */
   async write(rows: Record<string, CellValue>[]): Promise<void> {
     if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
-    for (const row of rows) this.sheet.addRow(row).commit();
-    this.rowCount += rows.length;
-    if (this.output.writableNeedDrain) await drainedOrClosed(this.output);
+    let xml = this.pending;
+    this.pending = '';
+    for (const row of rows) {
+      const number = this.rowCount + 2;
+      xml += `<row r="${number}">`;
+      for (let i = 0; i < this.columns.length; i++) xml += cellXml(`${this.letters[i]}${number}`, row[this.columns[i].key], this.cellStyles[i]);
+      xml += '</row>';
+      this.rowCount += 1;
+    }
+    await this.sheet.write(Buffer.from(xml, 'utf8'));
   }
 
   /** The totals row (when given), the About sheet, then the end of the file. */
   async finish(totals: Record<string, CellValue> | null): Promise<void> {
+    if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
+    let xml = this.pending;
     if (totals) {
-      const lastRow = this.rowCount + 1;
-      const row = this.sheet.addRow(totals);
-      row.font = { bold: true };
+      const number = this.rowCount + 2;
+      xml += `<row r="${number}">`;
       this.columns.forEach((c, i) => {
+        const ref = `${this.letters[i]}${number}`;
         const value = totals[c.key];
-        if (i > 0 && typeof value === 'number' && this.rowCount > 0) {
-          const letters = columnLetters(i + 1);
-          row.getCell(i + 1).value = { formula: `SUM(${letters}2:${letters}${lastRow})`, result: value };
-        }
+        const style = this.styles.styleOf(NUMBER_FORMATS[c.type], true);
+        xml +=
+          i > 0 && typeof value === 'number' && this.rowCount > 0
+            ? formulaXml(ref, `SUM(${this.letters[i]}2:${this.letters[i]}${number - 1})`, value, style)
+            : cellXml(ref, value ?? null, style);
       });
-      row.commit();
+      xml += '</row>';
     }
-    this.sheet.commit();
-    const about = this.workbook.addWorksheet('About');
-    about.columns = [{ width: 18 }, { width: 60 }];
+    await this.sheet.write(Buffer.from(xml + SHEET_END_XML, 'utf8'));
+    await this.sheet.end();
+    this.zip.addFile('xl/worksheets/sheet2.xml', this.aboutSheetXml());
+    this.zip.addFile('xl/styles.xml', this.styles.xml());
+    await this.zip.finish();
+  }
+
+  private aboutSheetXml(): string {
     const lines: [string, string][] = [
       ['Export', this.about.title],
       ['Workspace', this.about.workspace],
@@ -100,8 +126,7 @@ export class XlsxWriter {
       ['Rows', String(this.rowCount)],
       ...this.about.filterLines.map((line): [string, string] => ['Filter', line]),
     ];
-    for (const line of lines) about.addRow(line).commit();
-    about.commit();
-    await this.workbook.commit();
+    const rows = lines.map(([label, text], i) => `<row r="${i + 1}">${cellXml(`A${i + 1}`, label, 0)}${cellXml(`B${i + 1}`, text, 0)}</row>`);
+    return `${sheetStartXml([{ width: 18, style: 0 }, { width: 60, style: 0 }], false)}${rows.join('')}${SHEET_END_XML}`;
   }
 }
