@@ -15,26 +15,26 @@ export interface WorkbookAbout {
 /** A client that reads nothing for this long is given up on (its cursor and transaction released). */
 export const STALLED_OUTPUT_MS = 60_000;
 
-/** Resolves when `stream` drains or `output` closes (the next write then fails); rejects after STALLED_OUTPUT_MS. */
-function drainedOrClosed(stream: Writable, output: Writable): Promise<void> {
+/** Waits for `step`, unless `output` closes first (the next write then fails); rejects after STALLED_OUTPUT_MS. */
+function doneOrClosed(step: Promise<void>, output: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stop = () => {
+    const timer = setTimeout(() => settle(new Error(`The export output took no data for ${STALLED_OUTPUT_MS / 1000} s`)), STALLED_OUTPUT_MS);
+    const closed = () => settle();
+    const settle = (err?: Error) => {
       clearTimeout(timer);
-      stream.off('drain', done);
-      output.off('close', done);
+      output.off('close', closed);
+      if (err) reject(err);
+      else resolve();
     };
-    const done = () => {
-      stop();
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`The export output took no data for ${STALLED_OUTPUT_MS / 1000} s`));
-    }, STALLED_OUTPUT_MS);
-    stream.on('drain', done);
-    output.on('close', done);
+    output.on('close', closed);
+    step.then(() => settle(), settle);
   });
 }
+
+/** Room for a batch's XML at first; the buffer grows (and is kept) when a batch needs more. */
+const INITIAL_BATCH_BYTES = 256 * 1024;
+/** The most bytes UTF-8 takes per UTF-16 code unit. */
+const MAX_UTF8_PER_UNIT = 3;
 
 /**
  * Writes an export as XLSX straight into `output`: the sheet's XML is made a batch at a time,
@@ -54,8 +54,13 @@ export class XlsxWriter {
   private readonly letters: string[];
   private readonly cellStyles: number[];
   private rowCount = 0;
-  /** XML not yet handed to the deflater: the sheet's start, until the first batch. */
-  private pending: string;
+  /**
+   * The batch's XML as it is made, row by row: one buffer reused for every batch, so a row's
+   * strings are garbage as soon as they are copied in and nothing of a batch's text is left on
+   * the JavaScript heap long enough to be promoted to the old generation.
+   */
+  private batch = Buffer.allocUnsafe(INITIAL_BATCH_BYTES);
+  private batchBytes = 0;
 
   constructor(
     private readonly output: Writable,
@@ -68,38 +73,49 @@ export class XlsxWriter {
     for (const [name, text] of Object.entries(parts)) this.zip.addFile(name, text);
     this.letters = columns.map((_, i) => columnLetters(i + 1));
     this.cellStyles = columns.map((c) => this.styles.styleOf(NUMBER_FORMATS[c.type], false));
-    this.sheet = this.zip.openEntry('xl/worksheets/sheet1.xml', (stream) => drainedOrClosed(stream, output));
+    this.sheet = this.zip.openEntry('xl/worksheets/sheet1.xml');
     const bold = this.styles.styleOf(undefined, true);
     const header = columns.map((c, i) => cellXml(`${this.letters[i]}1`, c.header, bold)).join('');
     const layout = columns.map((c, i) => ({ width: c.width, style: this.cellStyles[i] }));
-    this.pending = `${sheetStartXml(layout, true)}<row r="1">${header}</row>`;
+    this.append(`${sheetStartXml(layout, true)}<row r="1">${header}</row>`);
+  }
+
+  /** Adds a row to the batch being made (nothing is written until `flush`). */
+  addRow(row: Record<string, CellValue>): void {
+    const number = this.rowCount + 2;
+    let xml = `<row r="${number}">`;
+    for (let i = 0; i < this.columns.length; i++) xml += cellXml(`${this.letters[i]}${number}`, row[this.columns[i].key], this.cellStyles[i]);
+    this.append(`${xml}</row>`);
+    this.rowCount += 1;
   }
 
   /**
-   * Adds rows; waits while the output is backed up, and gives up (throws) once the output is
-   * closed, e.g. when the client went away.
+   * Hands the batch to the deflater and waits until it has been taken (and the output is not
+   * backed up); gives up (throws) once the output is closed, e.g. when the client went away.
    */
-  async write(rows: Record<string, CellValue>[]): Promise<void> {
+  async flush(): Promise<void> {
     if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
-    let xml = this.pending;
-    this.pending = '';
-    for (const row of rows) {
-      const number = this.rowCount + 2;
-      xml += `<row r="${number}">`;
-      for (let i = 0; i < this.columns.length; i++) xml += cellXml(`${this.letters[i]}${number}`, row[this.columns[i].key], this.cellStyles[i]);
-      xml += '</row>';
-      this.rowCount += 1;
+    await doneOrClosed(this.sheet.write(this.batch.subarray(0, this.batchBytes)), this.output);
+    // Closed meanwhile, the deflater may still read the buffer: it must not be refilled.
+    if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
+    this.batchBytes = 0;
+  }
+
+  private append(xml: string): void {
+    const room = xml.length * MAX_UTF8_PER_UNIT;
+    if (this.batchBytes + room > this.batch.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.batch.length * 2, this.batchBytes + room));
+      this.batch.copy(bigger, 0, 0, this.batchBytes);
+      this.batch = bigger;
     }
-    await this.sheet.write(Buffer.from(xml, 'utf8'));
+    this.batchBytes += this.batch.write(xml, this.batchBytes, 'utf8');
   }
 
   /** The totals row (when given), the About sheet, then the end of the file. */
   async finish(totals: Record<string, CellValue> | null): Promise<void> {
-    if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
-    let xml = this.pending;
     if (totals) {
       const number = this.rowCount + 2;
-      xml += `<row r="${number}">`;
+      let xml = `<row r="${number}">`;
       this.columns.forEach((c, i) => {
         const ref = `${this.letters[i]}${number}`;
         const value = totals[c.key];
@@ -109,9 +125,10 @@ export class XlsxWriter {
             ? formulaXml(ref, `SUM(${this.letters[i]}2:${this.letters[i]}${number - 1})`, value, style)
             : cellXml(ref, value ?? null, style);
       });
-      xml += '</row>';
+      this.append(`${xml}</row>`);
     }
-    await this.sheet.write(Buffer.from(xml + SHEET_END_XML, 'utf8'));
+    this.append(SHEET_END_XML);
+    await this.flush();
     await this.sheet.end();
     this.zip.addFile('xl/worksheets/sheet2.xml', this.aboutSheetXml());
     this.zip.addFile('xl/styles.xml', this.styles.xml());

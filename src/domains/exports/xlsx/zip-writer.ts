@@ -18,9 +18,6 @@ interface CentralRecord {
   offset: number;
 }
 
-/** Waits until a writable may take more; rejects when nothing moves for `stallMs`. */
-export type WaitForRoom = (stream: Writable) => Promise<void>;
-
 /** DOS date and time of a moment (local fields as UTC: the archive carries no time zone). */
 function dosDateTime(at: Date): { time: number; date: number } {
   return {
@@ -56,9 +53,9 @@ export class ZipWriter {
   }
 
   /** Opens a part written piece by piece; only one may be open at a time. */
-  openEntry(name: string, waitForRoom: WaitForRoom): ZipEntryStream {
+  openEntry(name: string): ZipEntryStream {
     const record = this.startEntry(name, STREAMED_FLAGS, { crc: 0, compressed: 0, size: 0 });
-    return new ZipEntryStream(this.output, record, waitForRoom, (written) => {
+    return new ZipEntryStream(this.output, record, (written) => {
       this.offset += written;
       const descriptor = Buffer.alloc(16);
       descriptor.writeUInt32LE(0x08074b50, 0);
@@ -128,13 +125,17 @@ export class ZipWriter {
 export class ZipEntryStream {
   private readonly deflater: DeflateRaw = createDeflateRaw();
   private written = 0;
+  /** A deflater error, thrown by the next call (an unheard 'error' event would end the process). */
+  private failure: Error | null = null;
 
   constructor(
     private readonly output: Writable,
     private readonly record: CentralRecord,
-    private readonly waitForRoom: WaitForRoom,
     private readonly onEnd: (compressedBytes: number) => void,
   ) {
+    this.deflater.on('error', (err) => {
+      this.failure = err;
+    });
     this.deflater.on('data', (chunk: Buffer) => {
       this.written += chunk.length;
       // The output's backpressure reaches the deflater through write()'s answer: it pauses until drained.
@@ -145,19 +146,35 @@ export class ZipEntryStream {
     });
   }
 
-  /** Adds bytes; resolves once the deflater can take more (it holds at most its own buffer). */
+  /**
+   * Adds bytes; resolves once the deflater has consumed them (so the caller may reuse `data`) and
+   * the output is not backed up (the deflater holds its callback until then).
+   */
   async write(data: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
     this.record.crc = crc32(data, this.record.crc);
     this.record.size += data.length;
     if (this.record.size > ZIP32_LIMIT) throw new Error('A sheet larger than 4 GiB cannot be written without ZIP64');
-    if (!this.deflater.write(data)) await this.waitForRoom(this.deflater);
+    await new Promise<void>((resolve, reject) => this.deflater.write(data, (err) => (err ? reject(err) : resolve())));
   }
 
-  /** Flushes the deflater and closes the entry with its data descriptor. */
+  /** Flushes the deflater and closes the entry with its data descriptor; fails if the output closes first. */
   async end(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.output.destroyed) throw new Error('The export output was closed before the export was written');
     await new Promise<void>((resolve, reject) => {
-      this.deflater.once('error', reject);
-      this.deflater.once('end', resolve);
+      const settle = (err?: Error) => {
+        this.deflater.off('error', settle);
+        this.deflater.off('end', settle);
+        this.output.off('close', closed);
+        if (err) reject(err);
+        else resolve();
+      };
+      // A paused deflater (the output backed up) never ends if the output goes away meanwhile.
+      const closed = () => settle(new Error('The export output was closed before the export was written'));
+      this.deflater.once('error', settle);
+      this.deflater.once('end', settle);
+      this.output.once('close', closed);
       this.deflater.end();
     });
     this.record.compressed = this.written;
