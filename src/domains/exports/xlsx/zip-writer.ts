@@ -1,13 +1,16 @@
 import type { Writable } from 'node:stream';
 import { crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
 
-/** ZIP (without ZIP64) cannot describe an entry or an archive beyond 4 GiB − 1. */
-const ZIP32_LIMIT = 0xffff_ffff;
+/** The largest size or offset a plain ZIP field holds; beyond it (or at it) ZIP64 records take over. */
+const ZIP32_MAX = 0xffff_ffff;
 /** Bit 3: sizes and CRC follow the data; bit 11: names are UTF-8. */
 const STREAMED_FLAGS = 0x0808;
 const KNOWN_SIZE_FLAGS = 0x0800;
 const DEFLATE = 8;
 const VERSION = 20;
+const VERSION_ZIP64 = 45;
+
+const needsZip64 = (n: number) => n >= ZIP32_MAX;
 
 interface CentralRecord {
   name: Buffer;
@@ -24,6 +27,33 @@ function dosDateTime(at: Date): { time: number; date: number } {
     time: (at.getUTCHours() << 11) | (at.getUTCMinutes() << 5) | Math.floor(at.getUTCSeconds() / 2),
     date: ((at.getUTCFullYear() - 1980) << 9) | ((at.getUTCMonth() + 1) << 5) | at.getUTCDate(),
   };
+}
+
+/** An entry's central directory header; sizes and offset of 4 GiB and more go to a ZIP64 extra field. */
+function centralHeader(r: CentralRecord, stamp: { time: number; date: number }): Buffer {
+  const wide = [r.size, r.compressed, r.offset].filter(needsZip64);
+  const extra = Buffer.alloc(wide.length > 0 ? 4 + 8 * wide.length : 0);
+  if (wide.length > 0) {
+    extra.writeUInt16LE(0x0001, 0);
+    extra.writeUInt16LE(8 * wide.length, 2);
+    // In this order, and only those whose own field says 0xFFFFFFFF.
+    wide.forEach((n, i) => extra.writeBigUInt64LE(BigInt(n), 4 + 8 * i));
+  }
+  const header = Buffer.alloc(46);
+  header.writeUInt32LE(0x02014b50, 0);
+  header.writeUInt16LE(wide.length > 0 ? VERSION_ZIP64 : VERSION, 4);
+  header.writeUInt16LE(wide.length > 0 ? VERSION_ZIP64 : VERSION, 6);
+  header.writeUInt16LE(r.flags, 8);
+  header.writeUInt16LE(DEFLATE, 10);
+  header.writeUInt16LE(stamp.time, 12);
+  header.writeUInt16LE(stamp.date, 14);
+  header.writeUInt32LE(r.crc, 16);
+  header.writeUInt32LE(Math.min(r.compressed, ZIP32_MAX), 20);
+  header.writeUInt32LE(Math.min(r.size, ZIP32_MAX), 24);
+  header.writeUInt16LE(r.name.length, 28);
+  header.writeUInt16LE(extra.length, 30);
+  header.writeUInt32LE(Math.min(r.offset, ZIP32_MAX), 42);
+  return Buffer.concat([header, r.name, extra]);
 }
 
 /**
@@ -57,42 +87,54 @@ export class ZipWriter {
     const record = this.startEntry(name, STREAMED_FLAGS, { crc: 0, compressed: 0, size: 0 });
     return new ZipEntryStream(this.output, record, (written) => {
       this.offset += written;
-      const descriptor = Buffer.alloc(16);
+      // Sizes of 4 GiB and more take 8 bytes each (as archiver and Go's archive/zip write them);
+      // readers take sizes from the central directory, where the ZIP64 extra field has them too.
+      const wide = needsZip64(record.size) || needsZip64(record.compressed);
+      const descriptor = Buffer.alloc(wide ? 24 : 16);
       descriptor.writeUInt32LE(0x08074b50, 0);
       descriptor.writeUInt32LE(record.crc, 4);
-      descriptor.writeUInt32LE(record.compressed, 8);
-      descriptor.writeUInt32LE(record.size, 12);
+      if (wide) {
+        descriptor.writeBigUInt64LE(BigInt(record.compressed), 8);
+        descriptor.writeBigUInt64LE(BigInt(record.size), 16);
+      } else {
+        descriptor.writeUInt32LE(record.compressed, 8);
+        descriptor.writeUInt32LE(record.size, 12);
+      }
       this.emit(descriptor);
       this.records.push(record);
     });
   }
 
-  /** Writes the central directory and ends the output once it has taken everything. */
+  /** Writes the central directory (with ZIP64 records where sizes or offsets need them) and ends the output. */
   async finish(): Promise<void> {
     const start = this.offset;
-    for (const r of this.records) {
-      const header = Buffer.alloc(46);
-      header.writeUInt32LE(0x02014b50, 0);
-      header.writeUInt16LE(VERSION, 4);
-      header.writeUInt16LE(VERSION, 6);
-      header.writeUInt16LE(r.flags, 8);
-      header.writeUInt16LE(DEFLATE, 10);
-      header.writeUInt16LE(this.stamp.time, 12);
-      header.writeUInt16LE(this.stamp.date, 14);
-      header.writeUInt32LE(r.crc, 16);
-      header.writeUInt32LE(r.compressed, 20);
-      header.writeUInt32LE(r.size, 24);
-      header.writeUInt16LE(r.name.length, 28);
-      header.writeUInt32LE(r.offset, 42);
-      this.emit(Buffer.concat([header, r.name]));
+    for (const r of this.records) this.emit(centralHeader(r, this.stamp));
+    const size = this.offset - start;
+    const count = this.records.length;
+    const zip64 = needsZip64(start) || needsZip64(size) || count >= 0xffff;
+    if (zip64) {
+      const record64At = this.offset;
+      const record64 = Buffer.alloc(56);
+      record64.writeUInt32LE(0x06064b50, 0);
+      record64.writeBigUInt64LE(44n, 4);
+      record64.writeUInt16LE(VERSION_ZIP64, 12);
+      record64.writeUInt16LE(VERSION_ZIP64, 14);
+      record64.writeBigUInt64LE(BigInt(count), 24);
+      record64.writeBigUInt64LE(BigInt(count), 32);
+      record64.writeBigUInt64LE(BigInt(size), 40);
+      record64.writeBigUInt64LE(BigInt(start), 48);
+      const locator = Buffer.alloc(20);
+      locator.writeUInt32LE(0x07064b50, 0);
+      locator.writeBigUInt64LE(BigInt(record64At), 8);
+      locator.writeUInt32LE(1, 16);
+      this.emit(Buffer.concat([record64, locator]));
     }
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.records.length, 8);
-    end.writeUInt16LE(this.records.length, 10);
-    end.writeUInt32LE(this.offset - start, 12);
-    end.writeUInt32LE(start, 16);
-    if (this.offset > ZIP32_LIMIT) throw new Error('The export is larger than 4 GiB, more than an XLSX file without ZIP64 can hold');
+    end.writeUInt16LE(Math.min(count, 0xffff), 8);
+    end.writeUInt16LE(Math.min(count, 0xffff), 10);
+    end.writeUInt32LE(Math.min(size, ZIP32_MAX), 12);
+    end.writeUInt32LE(Math.min(start, ZIP32_MAX), 16);
     this.emit(end);
     await new Promise<void>((resolve, reject) => this.output.end((err?: Error | null) => (err ? reject(err) : resolve())));
   }
@@ -154,7 +196,6 @@ export class ZipEntryStream {
     if (this.failure) throw this.failure;
     this.record.crc = crc32(data, this.record.crc);
     this.record.size += data.length;
-    if (this.record.size > ZIP32_LIMIT) throw new Error('A sheet larger than 4 GiB cannot be written without ZIP64');
     await new Promise<void>((resolve, reject) => this.deflater.write(data, (err) => (err ? reject(err) : resolve())));
   }
 
