@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { NUMBER_FORMATS, type CellValue, type ExportColumn } from './export-columns';
-import { cellXml, columnLetters, formulaXml, SHEET_END_XML, sheetStartXml } from './xlsx/sheet-xml';
+import { cellXml, columnLetters, formulaXml, numberText, SHEET_END_XML, sheetStartXml } from './xlsx/sheet-xml';
 import { packageParts, StyleSheet } from './xlsx/workbook-parts';
 import { ZipWriter, type ZipEntryStream } from './xlsx/zip-writer';
 
@@ -83,9 +83,9 @@ export class XlsxWriter {
 
   /** Adds a row to the batch being made (nothing is written until `flush`). */
   addRow(row: Record<string, CellValue>): void {
-    const number = this.rowCount + 2;
+    const number = numberText(this.rowCount + 2);
     let xml = `<row r="${number}">`;
-    for (let i = 0; i < this.columns.length; i++) xml += cellXml(`${this.letters[i]}${number}`, row[this.columns[i].key], this.cellStyles[i]);
+    for (let i = 0; i < this.columns.length; i++) xml += cellXml(this.letters[i] + number, row[this.columns[i].key], this.cellStyles[i]);
     this.append(`${xml}</row>`);
     this.rowCount += 1;
   }

@@ -21,12 +21,21 @@ const MS_PER_DAY = 86_400_000;
 /** Days from the spreadsheet epoch (1899-12-30) to 1970-01-01. */
 const UNIX_EPOCH_SERIAL = 25_569;
 
+/**
+ * A number as cell text. Not `${n}`: V8 keeps recent number-to-string results in a cache that
+ * lives in the old generation, so every such string (a few per row) outlives young-generation
+ * collections and is promoted; JSON.stringify writes the same shortest form without the cache.
+ */
+export function numberText(n: number): string {
+  return JSON.stringify(n);
+}
+
 /** A cell's XML; `style` is its index in the style sheet's cellXfs. Empty cells are left out. */
 export function cellXml(ref: string, value: CellValue, style: number): string {
   if (value === null) return '';
   const s = style > 0 ? ` s="${style}"` : '';
-  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"${s}><v>${value}</v></c>` : '';
-  if (value instanceof Date) return `<c r="${ref}"${s}><v>${value.getTime() / MS_PER_DAY + UNIX_EPOCH_SERIAL}</v></c>`;
+  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"${s}><v>${numberText(value)}</v></c>` : '';
+  if (value instanceof Date) return `<c r="${ref}"${s}><v>${numberText(value.getTime() / MS_PER_DAY + UNIX_EPOCH_SERIAL)}</v></c>`;
   return `<c r="${ref}"${s} t="inlineStr"><is><t xml:space="preserve">${xmlText(value)}</t></is></c>`;
 }
 
