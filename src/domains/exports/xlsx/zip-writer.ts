@@ -178,6 +178,10 @@ export class ZipEntryStream {
     this.deflater.on('error', (err) => {
       this.failure = err;
     });
+    // A download given up on mid-entry: the deflater's native memory is let go at once.
+    const closed = () => this.deflater.destroy();
+    output.once('close', closed);
+    this.deflater.once('end', () => output.off('close', closed));
     this.deflater.on('data', (chunk: Buffer) => {
       this.written += chunk.length;
       // The output's backpressure reaches the deflater through write()'s answer: it pauses until drained.
