@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { ExportColumn } from '../../src/domains/exports/export-columns';
@@ -48,11 +50,42 @@ describe('XlsxWriter', () => {
     expect(workbook.getWorksheet('About')!.getRow(2).values).toEqual([undefined, 'Workspace', ABOUT.workspace]);
   });
 
+  it('waits while the output is backed up, and goes on once it is read', async () => {
+    const output = new PassThrough();
+    const writer = new XlsxWriter(output, COLUMNS, ABOUT);
+    // Random text, so the deflated batch (~1 MB) is far more than the streams between may hold.
+    const names = Array.from({ length: 1000 }, () => randomBytes(700).toString('hex'));
+    names.forEach((name, i) => writer.addRow({ name, day: null, amount: i }));
+    let flushed = false;
+    const flushing = writer.flush().then(() => (flushed = true));
+    await sleep(200);
+    expect(flushed).toBe(false);
+    const chunks: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve) => output.on('end', resolve));
+    await flushing;
+    await writer.finish(null);
+    await ended;
+    const sheet = (await readBack(Buffer.concat(chunks))).getWorksheet('Orders')!;
+    expect(sheet.rowCount).toBe(1001);
+    expect([2, 1001].map((r) => sheet.getRow(r).getCell(1).value)).toEqual([names[0], names[999]]);
+  });
+
   it('gives up on an output that was closed (the client went away) instead of writing on', async () => {
     const { writer, output } = writerInMemory();
     writer.addRow({ name: 'a', day: null, amount: 1 });
     output.destroy();
     writer.addRow({ name: 'b', day: null, amount: 2 });
     await expect(writer.flush()).rejects.toThrow('The export output was closed before the export was written');
+  });
+
+  it('gives up on an output closed while the writer waits for it to be read', async () => {
+    const output = new PassThrough();
+    const writer = new XlsxWriter(output, COLUMNS, ABOUT);
+    for (let i = 0; i < 1000; i++) writer.addRow({ name: randomBytes(700).toString('hex'), day: null, amount: i });
+    const flushing = writer.flush();
+    await sleep(100);
+    output.destroy();
+    await expect(flushing).rejects.toThrow('The export output was closed before the export was written');
   });
 });
