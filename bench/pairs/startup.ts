@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { embeddedDatabaseOf, findFreePort, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
@@ -29,15 +28,32 @@ async function npmStart(): Promise<{ ms: number; child: ChildProcess }> {
   return { ms, child };
 }
 
-/** SIGTERM to the whole group (npm, node), then waits for npm to end. */
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGTERM to the whole group (npm, node, the embedded PostgreSQL), then waits until every process
+ * of it has ended: npm exits at once, but the service's orderly shutdown (and the database's) goes
+ * on after it, and the next start needs the data directory free. SIGKILL after 60 s.
+ */
 async function stopGroup(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  process.kill(-child.pid!, 'SIGTERM');
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-  // Let the embedded database finish shutting down before the next start.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const pgid = child.pid!;
+  process.kill(-pgid, 'SIGTERM');
+  const deadline = performance.now() + 60_000;
+  while (groupAlive(pgid)) {
+    if (performance.now() > deadline) {
+      process.kill(-pgid, 'SIGKILL');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The floor: the embedded PostgreSQL alone starting on the same data directory. */
