@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { NUMBER_FORMATS, type CellValue, type ExportColumn } from './export-columns';
@@ -28,6 +29,20 @@ function doneOrClosed(step: Promise<void>, output: Writable): Promise<void> {
     };
     output.on('close', closed);
     step.then(() => settle(), settle);
+  });
+}
+
+/** Resolves on `source`'s `event`, rejects on an 'error' of any of `failing`; either way it stops listening. */
+function settledBy(source: EventEmitter, event: string, failing: EventEmitter[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      source.off(event, settle);
+      for (const emitter of failing) emitter.off('error', settle);
+      if (err) reject(err);
+      else resolve();
+    };
+    source.once(event, settle);
+    for (const emitter of failing) emitter.once('error', settle);
   });
 }
 
@@ -176,33 +191,13 @@ export class XlsxWriter {
 
   /** Resolves when the sheet's stream has passed its data on to yazl; rejects on a ZIP error. */
   private sheetDrained(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const settle = (err?: Error) => {
-        this.sheet.off('drain', settle);
-        this.zip.off('error', settle);
-        if (err) reject(err);
-        else resolve();
-      };
-      this.sheet.once('drain', settle);
-      this.zip.once('error', settle);
-    });
+    return settledBy(this.sheet, 'drain', [this.zip]);
   }
 
   /** Resolves once the output has taken the whole archive; rejects on a ZIP or output error. */
   private outputFinished(): Promise<void> {
     if (this.output.writableFinished) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const settle = (err?: Error) => {
-        this.output.off('finish', settle);
-        this.output.off('error', settle);
-        this.zip.off('error', settle);
-        if (err) reject(err);
-        else resolve();
-      };
-      this.output.once('finish', settle);
-      this.output.once('error', settle);
-      this.zip.once('error', settle);
-    });
+    return settledBy(this.output, 'finish', [this.output, this.zip]);
   }
 
   private aboutSheetXml(): string {
