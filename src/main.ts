@@ -1,3 +1,4 @@
+import './v8-flags';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { startRuntime, type Roles, type Runtime } from './runtime';
