@@ -1,5 +1,5 @@
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../context/rate-limits';
@@ -9,6 +9,17 @@ import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
 import { complexityPlugin, depthRule } from './limits';
 import { graphqlSchema } from './schema';
+
+/** Every GraphQL answer is the caller's own data: `cache-control: no-store`. */
+const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
 
 /** Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on. */
 export async function graphqlPlugin(app: FastifyInstance, opts: { services: Services; limits: Limits }): Promise<void> {
@@ -20,7 +31,16 @@ export async function graphqlPlugin(app: FastifyInstance, opts: { services: Serv
     stopOnTerminationSignals: false,
     validationRules: [depthRule],
     formatError: formatGraphqlError,
-    plugins: [ApolloServerPluginLandingPageDisabled(), keyScopesPlugin(schema), complexityPlugin(schema), errorLoggingPlugin],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      // Apollo's cache-control plugin wraps every field's resolver to collect cache hints; there are
+      // none (every answer is the caller's own), so it is off and noStorePlugin says so instead.
+      ApolloServerPluginCacheControlDisabled(),
+      noStorePlugin,
+      keyScopesPlugin(schema),
+      complexityPlugin(schema),
+      errorLoggingPlugin,
+    ],
   });
   await apollo.start();
   // Stopping in onClose (not the drain plugin, which deadlocks app.close()).

@@ -23,6 +23,16 @@ describe('GraphQL limits, introspection and error hygiene', () => {
   });
   afterAll(() => t.close());
 
+  it('marks every answer as not to be stored by caches, errors included', async () => {
+    const ask = (query: string) => t.request({ method: 'POST', url: '/graphql', token: ws.token, payload: { query } });
+    const answered = await ask('{ orders { pageInfo { total } } }');
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.headers['cache-control']).toBe('no-store');
+    const refused = await ask('{ nope }');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['cache-control']).toBe('no-store');
+  });
+
   it('uses the documented limits', () => {
     expect(MAX_QUERY_DEPTH).toBe(8);
     expect(MAX_QUERY_COMPLEXITY).toBe(5000);
