@@ -24,7 +24,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
   return {
     ctx: request.ctx,
     services,
-    loaders: createLoaders(request.ctx.em),
+    loaders: createLoaders(request.ctx, services),
     log: request.log,
     spend: (budget: 'signIn' | 'signup' | 'exports', account?: string) =>
       limits.spend(request, reply, budget, budgetKey(request, budget, account)),

@@ -1,52 +1,60 @@
-import { wrap, type EntityClass, type FilterQuery } from '@mikro-orm/core';
+import { Utils, wrap, type EntityClass, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import type { RequestContext } from '../context/request-context';
+import { findRecords, type EntityRecord } from '../db/entity-records';
 import { ProductClass } from '../domains/masters/product-class.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { Route } from '../domains/masters/route.entity';
 import { Town } from '../domains/masters/town.entity';
-import { OrderItem } from '../domains/orders/order-item.entity';
 import { OrderStatusHistory } from '../domains/orders/order-status-history.entity';
 import { ProductVariant } from '../domains/products/product-variant.entity';
 import { Product } from '../domains/products/product.entity';
 import { Role } from '../domains/users/role.entity';
 import { User } from '../domains/users/user.entity';
+import type { Services } from '../services';
 
-/** Loads records by id in one tenant-filtered query per batch. */
-function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>): DataLoader<number, E | null> {
+/**
+ * What a GraphQL object type resolves from: the entity, as queries and mutations return it, or its
+ * plain record, as the loaders and the order page read it (see findRecords). Nested fields reach
+ * relations through `related`, which takes either.
+ */
+export type Resolvable<E> = E | EntityRecord<E>;
+
+/** A to-one relation resolved: at once when its parent holds it, else when its loader's batch comes back. */
+export type Related<E> = Resolvable<E> | null | Promise<Resolvable<E> | null>;
+
+/** Loads records by id in one tenant-filtered statement per batch. */
+function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>): DataLoader<number, EntityRecord<E> | null> {
   return new DataLoader(async (ids) => {
-    const rows = await em.find(entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>);
-    const found = new Map(rows.map((r) => [r.id, r]));
+    const rows = await findRecords(em, entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>);
+    const found = new Map(rows.map((r) => [r.id as number, r]));
     return ids.map((id) => found.get(id) ?? null);
   });
 }
 
-/**
- * Loads the children of many parents in one tenant-filtered query per batch, ordered by id, with
- * the to-one relations in `populate` joined into that same query.
- */
+/** Loads the children of many parents in one tenant-filtered statement per batch, ordered by id. */
 function childrenOf<E extends { id: number }>(
   em: EntityManager,
   entity: EntityClass<E>,
   parentKey: keyof E & string,
-  populate: readonly string[] = [],
-): DataLoader<number, E[]> {
+): DataLoader<number, Array<EntityRecord<E>>> {
   return new DataLoader(async (parentIds) => {
-    const rows = await em.find(entity, { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>, {
-      orderBy: { id: 'asc' } as never,
-      populate: populate as never[],
-    });
-    const groups = new Map<number, E[]>(parentIds.map((id) => [id, []]));
-    for (const row of rows) {
-      const parent = row[parentKey] as unknown as { id: number };
-      groups.get(parent.id)?.push(row);
-    }
-    return parentIds.map((id) => groups.get(id) ?? []);
+    const rows = await findRecords(em, entity, { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>, { id: 'asc' } as never);
+    return grouped(parentIds, rows, parentKey);
   });
 }
 
-/** The per-request DataLoaders behind nested GraphQL fields; they make a page cost a fixed number of queries. */
-export function createLoaders(em: EntityManager) {
+/** `rows` by parent id (the value of their `parentKey`), in the order of `parentIds`. */
+function grouped<R>(parentIds: readonly number[], rows: R[], parentKey: keyof R): R[][] {
+  const groups = new Map<number, R[]>(parentIds.map((id) => [id, []]));
+  for (const row of rows) groups.get(row[parentKey] as number)?.push(row);
+  return parentIds.map((id) => groups.get(id) ?? []);
+}
+
+/** The per-request DataLoaders behind nested GraphQL fields; they make a page cost a fixed number of statements. */
+export function createLoaders(ctx: RequestContext, services: Services) {
+  const { em } = ctx;
   return {
     user: byId(em, User),
     role: byId(em, Role),
@@ -56,8 +64,8 @@ export function createLoaders(em: EntityManager) {
     productClass: byId(em, ProductClass),
     product: byId(em, Product),
     variant: byId(em, ProductVariant),
-    // An order's lines are almost always shown with their variant and product.
-    orderItems: childrenOf(em, OrderItem, 'order', ['variant.product']),
+    // With their variants and products, in one statement: lines are almost always shown with them.
+    orderItems: new DataLoader(async (orderIds: readonly number[]) => grouped(orderIds, await services.orders.linesOf(ctx, orderIds), 'order')),
     statusHistory: childrenOf(em, OrderStatusHistory, 'order'),
     productVariants: childrenOf(em, ProductVariant, 'product'),
   };
@@ -65,12 +73,17 @@ export function createLoaders(em: EntityManager) {
 
 export type Loaders = ReturnType<typeof createLoaders>;
 
-/** Resolves a to-one relation: the loaded entity when it is, else one batched load by id. */
-export async function related<E extends { id: number }>(
-  ref: E | null | undefined,
-  loader: DataLoader<number, E | null>,
-): Promise<E | null> {
-  if (!ref) return null;
-  if (wrap(ref).isInitialized()) return ref;
-  return loader.load(ref.id);
+/**
+ * Resolves a to-one relation, whichever way its parent holds it: a record or a loaded entity is
+ * returned as it is (at once, not as a promise: GraphQL completes it without a turn of the event
+ * loop); an id (a record's relation) or an unloaded entity reference is loaded, batched.
+ */
+export function related<E extends { id: number }>(
+  ref: E | EntityRecord<E> | number | null | undefined,
+  loader: DataLoader<number, EntityRecord<E> | null>,
+): Related<E> {
+  if (ref == null) return null;
+  if (typeof ref === 'number') return loader.load(ref);
+  if (Utils.isEntity<E>(ref) && !wrap(ref).isInitialized()) return loader.load(ref.id);
+  return ref;
 }

@@ -215,6 +215,21 @@ describe('tenant isolation', () => {
       expect(filtered.json().data).toEqual([]);
     });
 
+    it('GraphQL orders, with their customers, lines, variants and products (also filtered by A customer)', async () => {
+      const query = `query ($userId: Int) { orders(userId: $userId) { nodes { id customer { id } items { variant { id product { id } } } } } }`;
+      type Node = { id: number; customer: { id: number }; items: Array<{ variant: { id: number; product: { id: number } } }> };
+      const page = await t.graphql<{ orders: { nodes: Node[] } }>(query, {}, B.ws.token);
+      const nodes = page.data!.orders.nodes;
+      expect(nodes.map((n) => n.id)).toContain(B.orderId);
+      expect(nodes).toHaveLength(2);
+      expect(nodes.map((n) => n.customer.id).sort()).toEqual([B.customerId, B.catalog.distributorId].sort());
+      const lines = nodes.flatMap((n) => n.items);
+      expect(lines.map((l) => l.variant.id).sort()).toEqual([...B.catalog.variantIds].sort());
+      expect(new Set(lines.map((l) => l.variant.product.id))).toEqual(new Set([B.catalog.productId]));
+      const filtered = await t.graphql<{ orders: { nodes: Node[] } }>(query, { userId: A.customerId }, B.ws.token);
+      expect(filtered.data!.orders.nodes).toEqual([]);
+    });
+
     it('/products', async () => {
       const res = await t.request({ method: 'GET', url: '/api/v1/products?limit=100', token: B.ws.token });
       const products = res.json().data as Array<{ id: number; ProductClass: { id: number }; ProductVariants: Array<{ id: number }> }>;

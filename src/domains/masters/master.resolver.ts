@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Float, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related } from '../../graphql/loaders';
+import { related, type Related, type Resolvable } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
@@ -58,7 +58,7 @@ function masterResolver<E extends MasterEntity, I extends object>(
 @Resolver(() => Route)
 export class RouteFieldsResolver {
   @FieldResolver(() => Town)
-  town(@Root() route: Route, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+  town(@Root() route: Resolvable<Route>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(route.town, loaders.town);
   }
 }
@@ -66,12 +66,12 @@ export class RouteFieldsResolver {
 @Resolver(() => Outlet)
 export class OutletFieldsResolver {
   @FieldResolver(() => Town)
-  town(@Root() outlet: Outlet, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+  town(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(outlet.town, loaders.town);
   }
 
   @FieldResolver(() => Route)
-  route(@Root() outlet: Outlet, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+  route(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(outlet.route, loaders.route);
   }
 

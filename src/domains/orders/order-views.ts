@@ -108,8 +108,11 @@ const SUMMARY_JOINS = `join app_user c on c.id = o.customer_id
 /** Newest first; the (organization_id, created_at) index walks it to the page's end. */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
-/** What a page statement selects: summaries for lists, bare ids for callers that load entities. */
-type PageShape = 'summary' | 'id';
+/**
+ * What a page statement selects: summaries for lists, or each order's and its customer's rows (as
+ * JSON; the customer's without the password hash and session).
+ */
+type PageShape = 'summary' | 'rows';
 
 /**
  * One statement for a page and the total: the count of every matching order, and beside it the
@@ -123,10 +126,18 @@ function pageStatement(where: OrderConditions, shape: PageShape): string {
   const page =
     shape === 'summary'
       ? `select ${SUMMARY_COLUMNS}, o.created_at as sort_at from (${ids}) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}`
-      : `select o.id, o.created_at as sort_at from (${ids}) page join sales_order o on o.id = page.id`;
+      : `select o.id, to_jsonb(o) as "order", to_jsonb(c) - 'password_hash' - 'current_session_id' as customer, o.created_at as sort_at
+          from (${ids}) page join sales_order o on o.id = page.id join app_user c on c.id = o.customer_id`;
   return `select total.count, p.* from (select count(*)::int as count from ${from}) total
     left join lateral (${page}) p on true
     order by p.sort_at desc, p.id desc`;
+}
+
+/** An order's row and its customer's, as the tables have them. */
+export interface OrderRows {
+  id: number;
+  order: Record<string, unknown>;
+  customer: Record<string, unknown>;
 }
 
 /** A page of orders matching `where`, and how many match in all. */
@@ -136,7 +147,7 @@ export async function findOrderPage<S extends PageShape>(
   shape: S,
   limit: number,
   offset: number,
-): Promise<{ rows: S extends 'summary' ? OrderSummary[] : Array<{ id: number }>; total: number }> {
+): Promise<{ rows: S extends 'summary' ? OrderSummary[] : OrderRows[]; total: number }> {
   const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(pageStatement(where, shape), [
     ...where.params,
     ...where.params,
@@ -168,4 +179,21 @@ const DETAIL_STATEMENT = `select ${SUMMARY_COLUMNS}, o.mode_of_payment as "modeO
 export async function findOrderDetail(em: EntityManager, where: OrderConditions): Promise<OrderDetailView | null> {
   const [row] = await em.execute<OrderDetailView[]>(`${DETAIL_STATEMENT} where ${where.sql.join(' and ')}`, where.params);
   return row ?? null;
+}
+
+/** An order line's row with its variant's and its product's, as the tables have them. */
+export interface OrderLineRows {
+  item: Record<string, unknown>;
+  variant: Record<string, unknown>;
+  product: Record<string, unknown>;
+}
+
+/** The lines of the workspace's orders `orderIds`, by line id, each with its variant and product (one statement). */
+export function findOrderLines(em: EntityManager, organizationId: number, orderIds: readonly number[]): Promise<OrderLineRows[]> {
+  return em.execute<OrderLineRows[]>(
+    `select to_jsonb(i) as item, to_jsonb(v) as variant, to_jsonb(p) as product
+       from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
+      where i.organization_id = ? and i.order_id in (${orderIds.map(() => '?').join(', ')}) order by i.id`,
+    [organizationId, ...orderIds],
+  );
 }

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related } from '../../graphql/loaders';
+import { related, type Related, type Resolvable } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { ProductionUnit } from '../masters/production-unit.entity';
@@ -20,9 +20,9 @@ const OrderPage = PageOf(Order, 'Order');
 export class OrderResolver {
   @InGroup('orders')
   @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
-  async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Order>> {
+  async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Resolvable<Order>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.orders.listEntities(ctx, filter, { page, limit }));
+    return toPage(await services.orders.listRecords(ctx, filter, { page, limit }));
   }
 
   @InGroup('orders')
@@ -49,32 +49,32 @@ export class OrderResolver {
   }
 
   @FieldResolver(() => User, { description: 'The customer who placed the order.' })
-  customer(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<User | null> {
+  customer(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<User> {
     return related(order.customer, loaders.user);
   }
 
   @FieldResolver(() => [OrderItem])
-  items(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<OrderItem[]> {
+  items(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderItem>>> {
     return loaders.orderItems.load(order.id);
   }
 
   @FieldResolver(() => Town, { nullable: true })
-  town(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+  town(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(order.town, loaders.town);
   }
 
   @FieldResolver(() => Route, { nullable: true })
-  route(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+  route(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(order.route, loaders.route);
   }
 
   @FieldResolver(() => ProductionUnit, { nullable: true })
-  productionUnit(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<ProductionUnit | null> {
+  productionUnit(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<ProductionUnit> {
     return related(order.productionUnit, loaders.productionUnit);
   }
 
   @FieldResolver(() => [OrderStatusHistory], { description: 'Every status move, oldest first.' })
-  statusHistory(@Root() order: Order, @Ctx() { loaders }: GraphqlContext): Promise<OrderStatusHistory[]> {
+  statusHistory(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderStatusHistory>>> {
     return loaders.statusHistory.load(order.id);
   }
 }
@@ -82,7 +82,7 @@ export class OrderResolver {
 @Resolver(() => OrderItem)
 export class OrderItemResolver {
   @FieldResolver(() => ProductVariant)
-  variant(@Root() item: OrderItem, @Ctx() { loaders }: GraphqlContext): Promise<ProductVariant | null> {
+  variant(@Root() item: Resolvable<OrderItem>, @Ctx() { loaders }: GraphqlContext): Related<ProductVariant> {
     return related(item.variant, loaders.variant);
   }
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
+import { recordMapper, type EntityRecord } from '../../db/entity-records';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
@@ -12,10 +13,11 @@ import { workspaceToday } from '../workspace/local-day';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
+import { Product } from '../products/product.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../shared/active-status';
 import { OrderItem } from './order-item.entity';
-import { findOrderDetail, findOrderPage, orderConditions, type OrderConditions, type OrderDetailView, type OrderSummary } from './order-views';
+import { findOrderDetail, findOrderLines, findOrderPage, orderConditions, type OrderConditions, type OrderDetailView, type OrderSummary } from './order-views';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
@@ -50,7 +52,13 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
-const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+/** The record of `row`, made once per id. */
+function memo<R>(made: Map<number, R>, row: Record<string, unknown>, make: (row: Record<string, unknown>) => R): R {
+  const id = row.id as number;
+  let record = made.get(id);
+  if (!record) made.set(id, (record = make(row)));
+  return record;
+}
 
 /** Orders of the caller's workspace and their status flow. */
 export class OrderService {
@@ -67,14 +75,28 @@ export class OrderService {
   }
 
   /**
-   * The same page as `list`, as entities whose relations load on demand (GraphQL's nested fields
-   * batch them through DataLoaders).
+   * The same page as `list` (one statement), as plain records, each with its customer's record in
+   * `customer`; GraphQL's nested fields load the other relations through DataLoaders.
    */
-  async listEntities(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<Order>> {
+  async listRecords(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<EntityRecord<Order>>> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'id', limit, offset);
-    const items = rows.length === 0 ? [] : await ctx.em.find(Order, { id: { $in: rows.map((r) => r.id) } }, { orderBy: NEWEST_FIRST });
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'rows', limit, offset);
+    const [order, customer] = [recordMapper(ctx.em, Order), recordMapper(ctx.em, User)];
+    const items = rows.map((row) => Object.assign(order(row.order), { customer: customer(row.customer) }));
     return { items, total, page, limit };
+  }
+
+  /** The lines of the caller's orders `orderIds`, by line id, as records with their variant's and product's (one statement). */
+  async linesOf(ctx: RequestContext, orderIds: readonly number[]): Promise<Array<EntityRecord<OrderItem>>> {
+    const lines = await findOrderLines(ctx.em, ctx.organizationId, orderIds);
+    const [item, variant, product] = [recordMapper(ctx.em, OrderItem), recordMapper(ctx.em, ProductVariant), recordMapper(ctx.em, Product)];
+    // Lines share variants and products: one record of each.
+    const variants = new Map<number, EntityRecord<ProductVariant>>();
+    const products = new Map<number, EntityRecord<Product>>();
+    return lines.map((line) => {
+      const lineVariant = memo(variants, line.variant, (row) => Object.assign(variant(row), { product: memo(products, line.product, product) }));
+      return Object.assign(item(line.item), { variant: lineVariant });
+    });
   }
 
   /** One order entity; 404 when it does not exist or is not visible. */

@@ -1,7 +1,7 @@
 import { wrap } from '@mikro-orm/core';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related } from '../../graphql/loaders';
+import { related, type Related, type Resolvable } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { ProductClass } from '../masters/product-class.entity';
@@ -34,13 +34,13 @@ export class ProductResolver {
   }
 
   @FieldResolver(() => ProductClass)
-  productClass(@Root() product: Product, @Ctx() { loaders }: GraphqlContext): Promise<ProductClass | null> {
+  productClass(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Related<ProductClass> {
     return related(product.productClass, loaders.productClass);
   }
 
   @FieldResolver(() => [ProductVariant])
-  async variants(@Root() product: Product, @Ctx() { loaders }: GraphqlContext): Promise<ProductVariant[]> {
-    if (wrap(product).isInitialized() && product.variants.isInitialized()) return product.variants.getItems();
+  async variants(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<ProductVariant>>> {
+    if (product instanceof Product && wrap(product).isInitialized() && product.variants.isInitialized()) return product.variants.getItems();
     return loaders.productVariants.load(product.id);
   }
 }
@@ -48,7 +48,7 @@ export class ProductResolver {
 @Resolver(() => ProductVariant)
 export class ProductVariantResolver {
   @FieldResolver(() => Product)
-  product(@Root() variant: ProductVariant, @Ctx() { loaders }: GraphqlContext): Promise<Product | null> {
+  product(@Root() variant: Resolvable<ProductVariant>, @Ctx() { loaders }: GraphqlContext): Related<Product> {
     return related(variant.product, loaders.product);
   }
 }

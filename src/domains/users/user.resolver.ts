@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related } from '../../graphql/loaders';
+import { related, type Related, type Resolvable } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Route } from '../masters/route.entity';
@@ -38,17 +38,17 @@ export class UserResolver {
   }
 
   @FieldResolver(() => Role)
-  async role(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Role | null> {
+  role(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Role> {
     return related(user.role, loaders.role);
   }
 
   @FieldResolver(() => Town, { nullable: true })
-  town(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Town | null> {
+  town(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(user.town, loaders.town);
   }
 
   @FieldResolver(() => Route, { nullable: true })
-  route(@Root() user: User, @Ctx() { loaders }: GraphqlContext): Promise<Route | null> {
+  route(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(user.route, loaders.route);
   }
 }
