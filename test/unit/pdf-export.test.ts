@@ -301,9 +301,9 @@ describe('PdfRenderer', () => {
   it.runIf(process.platform === 'linux')('runs its threads below the priority of the request thread', async () => {
     const renderer = new PdfRenderer(1);
     try {
-      const before = threadNiceness().filter((n) => n === 10).length;
+      const before = threadNiceness().filter((n) => n === 19).length;
       await renderer.render(input(ROWS));
-      expect(threadNiceness().filter((n) => n === 10).length).toBe(before + 1);
+      expect(threadNiceness().filter((n) => n === 19).length).toBe(before + 1);
       expect(threadNiceness()).toContain(0); // the test's own thread keeps its priority
     } finally {
       await renderer.close();

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RowsQuery } from './sources/export-source';
 
 /** Rows fetched per round trip. */
-export const BATCH_SIZE = 1_000;
+export const BATCH_SIZE = 250;
 
 /** How many rows a query's FROM … WHERE … has. */
 export async function countRows(em: EntityManager, query: RowsQuery): Promise<number> {

@@ -8,14 +8,16 @@ import { PrintedRows, type PdfInput } from './pdf-input';
 export type RenderReply = { bytes: Uint8Array } | { error: string };
 
 /**
- * Below the event loop in the scheduler's eyes: on a machine of few cores, a PDF being written
- * then takes the CPU the request thread leaves, instead of half of it. Linux names threads by id
- * (/proc/thread-self) and setpriority takes one; elsewhere the thread keeps its priority.
+ * Below the event loop in the scheduler's eyes (nice 19): on a machine of few cores, a PDF being
+ * written then takes the CPU the request thread leaves, instead of a share of it (bench/, PDF
+ * pair: light requests' p99 during a PDF 1.25× idle at nice 10, 1.08× at 19; the PDF's time the
+ * same). Linux names threads by id (/proc/thread-self) and setpriority takes one; elsewhere the
+ * thread keeps its priority.
  */
 function yieldToRequests(): void {
   try {
     const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(threadId) && threadId > 0) os.setPriority(threadId, os.constants.priority.PRIORITY_BELOW_NORMAL);
+    if (Number.isInteger(threadId) && threadId > 0) os.setPriority(threadId, os.constants.priority.PRIORITY_LOW);
   } catch {
     // Not Linux, or not allowed: nothing lost but the courtesy.
   }
