@@ -34,6 +34,8 @@ const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4 };
 const XLSX_SMALL = 100_000;
 const XLSX_LARGE = 500_000;
 const PDF_ROWS = 5_000;
+/** PDFs run back to back in the PDF pair; the exports budget is 5 a minute per key. */
+const PDF_KEYS = 20;
 /** The service's pool: the raw baselines get as many connections. */
 const POOL_SIZE = 10;
 
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     const exportScopes = 'read,exports';
     const xlsxSmall = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxSmall, 1, XLSX_SMALL, log), exportScopes, 5) : null;
     const xlsxLarge = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), exportScopes, 5) : null;
-    const pdf = needs('pdf') || needs('webhooks') ? await keyed(pool, ensureDataset(database.url, 'PDF workspace', SEEDS.pdf, 1, PDF_ROWS, log), exportScopes, 5) : null;
+    const pdf = needs('pdf') || needs('webhooks') ? await keyed(pool, ensureDataset(database.url, 'PDF workspace', SEEDS.pdf, 1, PDF_ROWS, log), exportScopes, PDF_KEYS) : null;
 
     const tls = await throwawayCa();
     const caFile = path.join(BENCH_DATA_DIR, 'receiver-ca.pem');
