@@ -86,8 +86,13 @@ export class OrderService {
     return { items, total, page, limit };
   }
 
-  /** The lines of the caller's orders `orderIds`, by line id, as records with their variant's and product's (one statement). */
+  /**
+   * The lines of orders `orderIds` of the caller's workspace, by line id, as records with their
+   * variant's and product's (one statement). The ids are orders the caller was shown
+   * (`listRecords`, `find`): a customer's visibility is checked there, not here.
+   */
   async linesOf(ctx: RequestContext, orderIds: readonly number[]): Promise<Array<EntityRecord<OrderItem>>> {
+    if (orderIds.length === 0) return [];
     const lines = await findOrderLines(ctx.em, ctx.organizationId, orderIds);
     const [item, variant, product] = [recordMapper(ctx.em, OrderItem), recordMapper(ctx.em, ProductVariant), recordMapper(ctx.em, Product)];
     // Lines share variants and products: one record of each.
