@@ -3,7 +3,7 @@ import { RequestContext, type Principal } from '../../src/context/request-contex
 import { findRecords } from '../../src/db/entity-records';
 import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { User, UserType } from '../../src/domains/users/user.entity';
-import { createWorkspace, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { createProduct, createWorkspace, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlData } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -38,24 +38,18 @@ describe('GraphQL order page records', () => {
     ws = await createWorkspace(t);
     cat = await seedCatalog(t, ws);
     const n = unique();
-    const product = await t.request({
-      method: 'POST',
-      url: '/api/v1/products',
-      token: ws.token,
-      payload: {
-        product_name: `Paneer ${n}`,
-        product_class_id: cat.productClassId,
-        product_hsn: '0406',
-        product_description: 'Fresh',
-        variants: [
-          { variant_name: '200 g', item_sku_code: `PN-200-${n}`, mrp: 95.75, sp: 89.35, unit_quantity: 0.2 },
-          { variant_name: '1 kg', item_sku_code: `PN-1000-${n}`, mrp: 440, sp: 412.05 },
-        ],
-      },
+    const product = await createProduct(t, ws, {
+      product_name: `Paneer ${n}`,
+      product_class_id: cat.productClassId,
+      product_hsn: '0406',
+      product_description: 'Fresh',
+      variants: [
+        { variant_name: '200 g', item_sku_code: `PN-200-${n}`, mrp: 95.75, sp: 89.35, unit_quantity: 0.2 },
+        { variant_name: '1 kg', item_sku_code: `PN-1000-${n}`, mrp: 440, sp: 412.05 },
+      ],
     });
-    expect(product.statusCode, product.body).toBe(201);
-    productId = product.json().data.id;
-    const [small, large] = product.json().data.ProductVariants.map((v: { id: number }) => v.id);
+    productId = product.id;
+    const [small, large] = product.variantIds;
     const create = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { order { id } } }`;
     const inputs = [
       { userId: cat.distributorId, items: [{ productVariantId: small, quantity: 3 }, { productVariantId: cat.variantIds[0], quantity: 1 }] },

@@ -114,31 +114,33 @@ export async function seedCatalog(t: TestApp, ws: Workspace): Promise<Catalog> {
     payload: { product_class: `Milk ${n}`, unit: 'litre' },
   });
   expect(cls.statusCode, cls.body).toBe(201);
-  const product = await t.request({
-    method: 'POST',
-    url: '/api/v1/products',
-    token: ws.token,
-    payload: {
-      product_name: `Toned Milk ${n}`,
-      product_class_id: cls.json().data.id,
-      product_hsn: '0401',
-      variants: [
-        { variant_name: '500 ml', item_sku_code: `TM-500-${n}`, mrp: 30, sp: 28.5 },
-        { variant_name: '1 l', item_sku_code: `TM-1000-${n}`, mrp: 58, sp: 55 },
-      ],
-    },
+  const product = await createProduct(t, ws, {
+    product_name: `Toned Milk ${n}`,
+    product_class_id: cls.json().data.id,
+    product_hsn: '0401',
+    variants: [
+      { variant_name: '500 ml', item_sku_code: `TM-500-${n}`, mrp: 30, sp: 28.5 },
+      { variant_name: '1 l', item_sku_code: `TM-1000-${n}`, mrp: 58, sp: 55 },
+    ],
   });
-  expect(product.statusCode, product.body).toBe(201);
   const distributor = await createUser(t, ws, UserType.DISTRIBUTOR);
   const retailer = await createUser(t, ws, UserType.RETAILER);
   return {
     productClassId: cls.json().data.id,
-    productId: product.json().data.id,
-    variantIds: product.json().data.ProductVariants.map((v: { id: number }) => v.id),
+    productId: product.id,
+    variantIds: product.variantIds,
     distributorId: distributor.id,
     distributorToken: distributor.token,
     retailerId: retailer.id,
   };
+}
+
+/** Creates a product over REST as the workspace's admin; its id and its variants' ids, in the order given. */
+export async function createProduct(t: TestApp, ws: Workspace, payload: Record<string, unknown>): Promise<{ id: number; variantIds: number[] }> {
+  const res = await t.request({ method: 'POST', url: '/api/v1/products', token: ws.token, payload });
+  expect(res.statusCode, res.body).toBe(201);
+  const body = res.json().data;
+  return { id: body.id, variantIds: body.ProductVariants.map((v: { id: number }) => v.id) };
 }
 
 /** Places an order over REST and returns its body. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import {
+  createProduct,
   createUser,
   createWorkspace,
   placeOrder,
@@ -84,22 +85,15 @@ describe('POST /api/v1/orders', () => {
     otherUnitId = await master(other, 'production-units', { production_unit_name: 'Other Plant' });
 
     const n = unique();
-    const product = await t.request({
-      method: 'POST',
-      url: '/api/v1/products',
-      token: ws.token,
-      payload: {
-        product_name: `Candy ${n}`,
-        product_class_id: catalog.productClassId,
-        variants: [
-          { variant_name: 'tiny', item_sku_code: `C-01-${n}`, mrp: 1, sp: 0.1 },
-          { variant_name: 'small', item_sku_code: `C-02-${n}`, mrp: 1, sp: 0.2 },
-          { variant_name: 'retired', item_sku_code: `C-03-${n}`, mrp: 1, sp: 0.5 },
-        ],
-      },
+    const { variantIds: ids } = await createProduct(t, ws, {
+      product_name: `Candy ${n}`,
+      product_class_id: catalog.productClassId,
+      variants: [
+        { variant_name: 'tiny', item_sku_code: `C-01-${n}`, mrp: 1, sp: 0.1 },
+        { variant_name: 'small', item_sku_code: `C-02-${n}`, mrp: 1, sp: 0.2 },
+        { variant_name: 'retired', item_sku_code: `C-03-${n}`, mrp: 1, sp: 0.5 },
+      ],
     });
-    expect(product.statusCode, product.body).toBe(201);
-    const ids: number[] = product.json().data.ProductVariants.map((v: { id: number }) => v.id);
     dustVariantIds = ids.slice(0, 2);
     inactiveVariantId = ids[2];
     const conn = t.orm.em.fork().getConnection();
