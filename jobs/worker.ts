@@ -9,6 +9,7 @@ import { exportJobServiceOf } from '../src/services';
 import { Slots } from '../src/shared/slots';
 import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';
+import { openWorkerPool } from './worker-pool';
 import { createTasks, type TaskDeps } from './tasks';
 
 /** The tasks' dependencies, built from the configuration (the resolver is the system's unless given). */
@@ -23,8 +24,16 @@ export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroO
 
 /** Installs or upgrades graphile-worker's own schema, so the API can enqueue even with no worker running. */
 export async function prepareJobQueue(connectionString: string): Promise<void> {
-  await runMigrations({ connectionString });
+  const pool = openWorkerPool(connectionString, 1, quietWorkerLogger());
+  try {
+    await runMigrations({ pgPool: pool.pgPool });
+  } finally {
+    await pool.close();
+  }
 }
+
+/** Connections of a worker's pool (graphile-worker's default size). */
+const WORKER_POOL_SIZE = 10;
 
 /**
  * Jobs one worker process runs at once unless told otherwise. Webhook attempts mostly wait on the
@@ -52,19 +61,36 @@ export const EXPORT_JOBS_AT_ONCE = 3;
  */
 export const WORKER_TUNING: Partial<RunnerOptions> = { preset: { worker: { completeJobBatchDelay: 5 } } };
 
-/** Starts a graphile-worker runner over the task list; `stop()` releases jobs in flight. */
+/**
+ * Starts a graphile-worker runner over the task list. Its `stop()` releases jobs in flight and
+ * resolves once the worker's connections are closed, so the database can stop right after.
+ */
 export async function startWorker(options: { connectionString: string; concurrency?: number; deps: TaskDeps }): Promise<Runner> {
-  const runner = await run({
-    ...WORKER_TUNING,
-    connectionString: options.connectionString,
-    concurrency: options.concurrency ?? WORKER_CONCURRENCY,
-    noHandleSignals: true,
-    parsedCronItems: parsedCronItems(),
-    pollInterval: 1000,
-    logger: quietWorkerLogger(),
-    taskList: createTasks(options.deps),
+  const logger = quietWorkerLogger();
+  const pool = openWorkerPool(options.connectionString, WORKER_POOL_SIZE, logger);
+  let runner: Runner;
+  try {
+    runner = await run({
+      ...WORKER_TUNING,
+      pgPool: pool.pgPool,
+      concurrency: options.concurrency ?? WORKER_CONCURRENCY,
+      noHandleSignals: true,
+      parsedCronItems: parsedCronItems(),
+      pollInterval: 1000,
+      logger,
+      taskList: createTasks(options.deps),
+    });
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+  // The pool, and idle keep-alive sockets to webhook receivers, go with the worker.
+  const released = runner.promise.finally(() => Promise.all([pool.close(), options.deps.webhooks.closeConnections()]));
+  const stopRunner = runner.stop;
+  return Object.assign(runner, {
+    stop: async (reason?: string) => {
+      await stopRunner(reason);
+      await released;
+    },
   });
-  // Idle keep-alive sockets to webhook receivers go with the worker.
-  void runner.promise.finally(() => options.deps.webhooks.closeConnections());
-  return runner;
 }
