@@ -2,7 +2,7 @@ import { OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 
 /** Integer id and audit timestamps shared by every table. */
-@ObjectType('BaseEntity')
+@ObjectType('BaseEntity', { simpleResolvers: true })
 export abstract class BaseEntity<Optional = never> {
   [OptionalProps]?: 'createdAt' | 'updatedAt' | Optional;
 

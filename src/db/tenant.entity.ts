@@ -5,7 +5,7 @@ import { BaseEntity } from './base.entity';
 import { TENANT_FILTER, tenantCondition } from './tenant-filter';
 
 /** Base of every tenant-owned entity: an organization column and the default tenant filter. */
-@ObjectType('TenantEntity')
+@ObjectType('TenantEntity', { simpleResolvers: true })
 @Filter({ name: TENANT_FILTER, cond: tenantCondition, default: true })
 export abstract class TenantEntity<Optional = never> extends BaseEntity<Optional> {
   @Field(() => Int)

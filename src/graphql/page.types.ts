@@ -11,7 +11,7 @@ export interface Page<T> {
 
 /** Declares the GraphQL type `<name>Page { nodes: [T!]!, pageInfo: PageInfo! }`. */
 export function PageOf<T extends object>(item: ClassType<T>, name: string) {
-  @ObjectType(`${name}Page`)
+  @ObjectType(`${name}Page`, { simpleResolvers: true })
   class PageType implements Page<T> {
     @Field(() => [item])
     nodes!: T[];

@@ -12,7 +12,7 @@ export class PageArgs {
 }
 
 /** Where a page sits in its list. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageInfo {
   @Field(() => Int)
   total!: number;

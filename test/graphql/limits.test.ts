@@ -74,6 +74,10 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     expectGraphqlError(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
     const under = await t.graphql(wide, { n: 98 }, ws.token);
     expect(under.errors, JSON.stringify(under.errors)).toBeUndefined();
+    // Estimates are kept per query and variables: the same query again is judged by its own limit.
+    expectGraphqlError(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
+    const againUnder = await t.graphql(wide, { n: 98 }, ws.token);
+    expect(againUnder.errors, JSON.stringify(againUnder.errors)).toBeUndefined();
   });
 
   it('prices a list sent without limit at the default page of 20', async () => {

@@ -14,7 +14,7 @@ registerEnumType(ApiKeyStatus, { name: 'ApiKeyStatus', description: '1 active, 0
  * A machine credential of a workspace. Only the SHA-256 of the key is stored; revoked keys stay
  * as the audit record of who made and who revoked them.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'api_key' })
 @Index({ properties: ['organizationId', 'status'] })
 export class ApiKey extends TenantEntity<'status' | 'lastUsedAt' | 'expiresAt' | 'revokedAt' | 'revokedBy'> {

@@ -16,7 +16,7 @@ export class CreateApiKeyInput {
   expiresInDays?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreatedApiKeyPayload {
   @Field(() => ApiKey)
   apiKey!: ApiKey;

@@ -4,7 +4,7 @@ import { TenantEntity } from '../../db/tenant.entity';
 import { User } from '../users/user.entity';
 
 /** One user's working day: checked in once, checked out at most once. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'attendance' })
 @Unique({ properties: ['organizationId', 'user', 'day'] })
 @Index({ properties: ['organizationId', 'day'] })

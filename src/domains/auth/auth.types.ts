@@ -14,7 +14,7 @@ export class LoginInput {
   challengeToken?: string | null;
 }
 
-@ObjectType({ description: 'A part of the web app the user may open.' })
+@ObjectType({ simpleResolvers: true, description: 'A part of the web app the user may open.' })
 export class NavigationModule {
   @Field({ description: 'Stable identifier, e.g. orders.' })
   key!: string;
@@ -29,7 +29,7 @@ export class NavigationModule {
   actions!: string[];
 }
 
-@ObjectType({ description: 'A new session: the answer of every sign-in method.' })
+@ObjectType({ simpleResolvers: true, description: 'A new session: the answer of every sign-in method.' })
 export class SignInPayload {
   @Field({ description: 'Session token: send as Authorization: Bearer <token>. Ends every earlier session of the user.' })
   token!: string;
@@ -44,13 +44,13 @@ export class SignInPayload {
   modules!: NavigationModule[];
 }
 
-@ObjectType({ description: 'A sent code or link. The same answer whether or not the account exists.' })
+@ObjectType({ simpleResolvers: true, description: 'A sent code or link. The same answer whether or not the account exists.' })
 export class CodeSentPayload {
   @Field()
   message!: string;
 }
 
-@ObjectType({ description: 'A single-use desktop sign-in code.' })
+@ObjectType({ simpleResolvers: true, description: 'A single-use desktop sign-in code.' })
 export class DesktopCodePayload {
   @Field()
   code!: string;

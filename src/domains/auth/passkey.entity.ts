@@ -4,7 +4,7 @@ import { TenantEntity } from '../../db/tenant.entity';
 import { User } from '../users/user.entity';
 
 /** A WebAuthn credential (passkey) registered by a user; signs that user in without a password. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'passkey' })
 @Index({ properties: ['organizationId', 'user'] })
 @Index({ name: 'passkey_credential_id_unique', expression: 'create unique index "passkey_credential_id_unique" on "passkey" ("credential_id")' })

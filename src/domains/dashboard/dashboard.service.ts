@@ -6,7 +6,7 @@ import { MONTHLY_SALES_SQL, monthlySalesParams, toMonthlySalesEntry, type Monthl
 import { salesPeriods } from './sales-periods';
 
 /** The twelve numbers of GET /dashboard/stats ("today" is the workspace's local day). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class DashboardStats {
   @Field(() => Int) orderInitiatedCount!: number;
   @Field(() => Int) orderForwardedCount!: number;

@@ -10,7 +10,7 @@ export enum ChangeStatus {
 registerEnumType(ChangeStatus, { name: 'ChangeStatus', description: 'Current compared with previous: up, down or same' });
 
 /** One local day of the last seven. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MonthlySalesDay {
   @Field({ description: 'YYYY-MM-DD' }) date!: string;
   @Field(() => Int) year!: number;
@@ -20,14 +20,14 @@ export class MonthlySalesDay {
 }
 
 /** A product's sales this month. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MonthlySalesProduct {
   @Field() productName!: string;
   @Field(() => Float, { description: "Month to date, in the class's unit." }) quantity!: number;
 }
 
 /** Sales of one product class, in the class's unit ("today" is the workspace's local day). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MonthlySalesEntry {
   @Field(() => Int, { description: 'The product class id.' }) id!: number;
   @Field({ description: 'The product class name.' }) productClass!: string;

@@ -29,7 +29,7 @@ class ExportFiltersInput {
   userStatus?: ActiveStatus | null;
 }
 
-@ObjectType('Export', { description: 'An export job and, once ready, where to download its file.' })
+@ObjectType('Export', { simpleResolvers: true, description: 'An export job and, once ready, where to download its file.' })
 class ExportJobType {
   @Field(() => Int) id!: number;
   @Field(() => ExportKind) kind!: ExportKind;

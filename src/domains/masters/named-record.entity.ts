@@ -4,7 +4,7 @@ import { TenantEntity } from '../../db/tenant.entity';
 import { ActiveStatus } from '../../shared/active-status';
 
 /** Base of the master records: a name unique in its scope and an active/inactive status. */
-@ObjectType('NamedRecord')
+@ObjectType('NamedRecord', { simpleResolvers: true })
 export abstract class NamedRecord<Optional = never> extends TenantEntity<'status' | Optional> {
   @Field()
   @Property({ length: 120 })

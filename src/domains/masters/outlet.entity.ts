@@ -8,7 +8,7 @@ import { Town } from './town.entity';
  * A retail outlet on a route. Field staff "tag" it on a visit: its location and the moment of
  * tagging are recorded (the dashboard counts tagged outlets).
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'outlet' })
 @Unique({ properties: ['organizationId', 'route', 'name'] })
 @Index({ properties: ['organizationId', 'taggedAt'] })

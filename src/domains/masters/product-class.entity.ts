@@ -3,7 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { NamedRecord } from './named-record.entity';
 
 /** A product category (e.g. Milk, Curd); also the grouping of monthly sales. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'product_class' })
 @Unique({ properties: ['organizationId', 'name'] })
 export class ProductClass extends NamedRecord<'unit'> {

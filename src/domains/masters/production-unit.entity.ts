@@ -3,7 +3,7 @@ import { ObjectType } from 'type-graphql';
 import { NamedRecord } from './named-record.entity';
 
 /** A plant or depot that fulfils orders. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'production_unit' })
 @Unique({ properties: ['organizationId', 'name'] })
 export class ProductionUnit extends NamedRecord {}

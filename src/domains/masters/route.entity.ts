@@ -4,7 +4,7 @@ import { NamedRecord } from './named-record.entity';
 import { Town } from './town.entity';
 
 /** A delivery route inside a town. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'route' })
 @Unique({ properties: ['organizationId', 'town', 'name'] })
 export class Route extends NamedRecord {

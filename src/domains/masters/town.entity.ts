@@ -3,7 +3,7 @@ import { ObjectType } from 'type-graphql';
 import { NamedRecord } from './named-record.entity';
 
 /** A town of the workspace's distribution area. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'town' })
 @Unique({ properties: ['organizationId', 'name'] })
 export class Town extends NamedRecord {}

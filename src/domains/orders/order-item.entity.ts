@@ -5,7 +5,7 @@ import { ProductVariant } from '../products/product-variant.entity';
 import { Order } from './order.entity';
 
 /** One line of an order, priced at the variant's selling price when the order was placed. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'order_item' })
 @Index({ properties: ['organizationId', 'order'] })
 @Index({ properties: ['organizationId', 'variant'] })

@@ -5,7 +5,7 @@ import { User } from '../users/user.entity';
 import { Order, OrderStatus } from './order.entity';
 
 /** One move of an order's status: from, to, when, and by which user or API key. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'order_status_history' })
 @Index({ properties: ['organizationId', 'order', 'changedAt'] })
 export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' | 'changedByApiKeyId' | 'changedAt'> {

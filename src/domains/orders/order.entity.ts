@@ -16,7 +16,7 @@ export enum OrderStatus {
 registerEnumType(OrderStatus, { name: 'OrderStatus' });
 
 /** A customer's order. Town and route are copied from the customer when the order is placed. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'sales_order' })
 @Unique({ properties: ['organizationId', 'orderCode'] })
 @Index({ properties: ['organizationId', 'createdAt'] })

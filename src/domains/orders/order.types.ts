@@ -50,7 +50,7 @@ export class CreateOrderInput {
   modeOfPayment?: string | null;
 }
 
-@ObjectType({ description: 'A placed order and its delivery OTP, shown only here.' })
+@ObjectType({ simpleResolvers: true, description: 'A placed order and its delivery OTP, shown only here.' })
 export class CreateOrderPayload {
   @Field(() => Order)
   order!: Order;

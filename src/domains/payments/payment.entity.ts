@@ -5,7 +5,7 @@ import { Order } from '../orders/order.entity';
 import { User } from '../users/user.entity';
 
 /** Money collected against an order (a collection); an order may be paid in several parts. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'payment' })
 @Index({ properties: ['organizationId', 'order'] })
 @Index({ properties: ['organizationId', 'paidAt'] })

@@ -5,7 +5,7 @@ import { ActiveStatus } from '../../shared/active-status';
 import { Product } from './product.entity';
 
 /** A sellable variant (size/pack) of a product, with its prices. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'product_variant' })
 @Unique({ properties: ['organizationId', 'itemSkuCode'] })
 @Index({ properties: ['organizationId', 'product'] })

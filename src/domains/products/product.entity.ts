@@ -6,7 +6,7 @@ import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 
 /** A catalogue product; what is sold is one of its variants. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'product' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'status'] })

@@ -6,7 +6,7 @@ import { NamedRecord } from '../masters/named-record.entity';
 export const DEFAULT_ROLE_NAMES = ['Admin', 'Employee', 'Distributor', 'Retailer'] as const;
 
 /** A named role of one workspace; users refer to it by role_id. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'role' })
 @Unique({ properties: ['organizationId', 'name'] })
 export class Role extends NamedRecord<'description'> {

@@ -30,7 +30,7 @@ export function isCustomerType(userType: UserType): boolean {
 
 
 /** A person of a workspace: admin, employee, or a customer (distributor or retailer). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'app_user' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'userType', 'status'] })

@@ -7,7 +7,7 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'dead'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One event on its way to one endpoint, with the record of its attempts. */
-@ObjectType('WebhookDelivery')
+@ObjectType('WebhookDelivery', { simpleResolvers: true })
 @Entity({ tableName: 'webhook_delivery' })
 @Index({ properties: ['organizationId', 'webhookId', 'createdAt'] })
 @Index({ properties: ['organizationId', 'status', 'createdAt'] })

@@ -8,7 +8,7 @@ import { ActiveStatus } from '../../shared/active-status';
  * from JWT_SECRET) because signing needs it in clear; deleting an endpoint discards it and keeps
  * the row (deleted_at) so its delivery log survives.
  */
-@ObjectType('WebhookEndpoint')
+@ObjectType('WebhookEndpoint', { simpleResolvers: true })
 @Entity({ tableName: 'webhook_endpoint' })
 @Index({ properties: ['organizationId', 'status'] })
 export class WebhookEndpoint extends TenantEntity<'status' | 'lastTriggeredAt' | 'failureCount' | 'deletedAt'> {

@@ -40,7 +40,7 @@ export class WebhookDeliveryArgs {
   limit?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookWithSecretPayload {
   @Field(() => WebhookEndpoint)
   webhook!: WebhookEndpoint;
@@ -49,7 +49,7 @@ export class WebhookWithSecretPayload {
   secret!: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class TestWebhookPayload {
   @Field()
   delivered!: boolean;

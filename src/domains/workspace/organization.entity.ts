@@ -19,7 +19,7 @@ export enum WorkspaceStatus {
 registerEnumType(WorkspaceStatus, { name: 'WorkspaceStatus' });
 
 /** The tenant: one workspace belonging to one organization. Not tenant-filtered itself. */
-@ObjectType('Workspace')
+@ObjectType('Workspace', { simpleResolvers: true })
 @Entity({ tableName: 'organization' })
 export class Organization {
   [OptionalProps]?: 'createdAt' | 'updatedAt' | 'domain' | 'plan' | 'status' | 'maxUsers' | 'trialEndsAt';

@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
 
 /** Settings and branding of a workspace; exactly one per organization, created at signup. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'workspace_config' })
 @Unique({ properties: ['organizationId'] })
 export class WorkspaceConfig extends TenantEntity<

@@ -62,7 +62,7 @@ export class SignupInput {
   organizationName!: string;
 }
 
-@ObjectType({ description: 'A new workspace with its first admin, signed in.' })
+@ObjectType({ simpleResolvers: true, description: 'A new workspace with its first admin, signed in.' })
 export class SignupPayload {
   @Field({ description: 'Session token: send as Authorization: Bearer <token>' })
   token!: string;
