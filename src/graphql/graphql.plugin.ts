@@ -4,6 +4,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
+import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
@@ -25,7 +26,7 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
 export async function graphqlPlugin(app: FastifyInstance, opts: { services: Services; limits: Limits }): Promise<void> {
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphqlContext>({
-    schema,
+    gateway: compiledExecution(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
