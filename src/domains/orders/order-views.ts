@@ -182,20 +182,29 @@ export async function findOrderDetail(em: EntityManager, where: OrderConditions)
   return row ?? null;
 }
 
-/** An order line's row with its variant's and its product's, as the tables have them. */
+/**
+ * An order line's row, and its variant's and its product's on the first line that has them (later
+ * lines carry only the ids): a page's lines share them (a 20-order page of the bench: 91 lines, 48
+ * variants, 21 products), and each copy would be sent and parsed again.
+ */
 export interface OrderLineRows {
   item: Record<string, unknown>;
-  variant: Record<string, unknown>;
-  product: Record<string, unknown>;
+  variantId: number;
+  productId: number;
+  variant: Record<string, unknown> | null;
+  product: Record<string, unknown> | null;
 }
 
 /**
  * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by line id,
- * each with its variant and product (one statement).
+ * with their variants and products (one statement).
  */
 export function findOrderLines(em: EntityManager, where: OrderConditions, orderIds: readonly number[]): Promise<OrderLineRows[]> {
+  const firstOf = (partition: string) => `row_number() over (partition by ${partition} order by i.id) = 1`;
   return em.execute<OrderLineRows[]>(
-    `select ${recordJson(em, OrderItem, 'i')} as item, ${recordJson(em, ProductVariant, 'v')} as variant, ${recordJson(em, Product, 'p')} as product
+    `select ${recordJson(em, OrderItem, 'i')} as item, v.id as "variantId", p.id as "productId",
+            case when ${firstOf('v.id')} then ${recordJson(em, ProductVariant, 'v')} end as variant,
+            case when ${firstOf('p.id')} then ${recordJson(em, Product, 'p')} end as product
        from sales_order o join order_item i on i.organization_id = o.organization_id and i.order_id = o.id
        join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
       where ${where.sql.join(' and ')} and o.id in (${orderIds.map(() => '?').join(', ')}) order by i.id`,

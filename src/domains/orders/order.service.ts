@@ -52,11 +52,10 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
-/** The record of `row`, made once per id. */
-function memo<R>(made: Map<number, R>, row: Record<string, unknown>, make: (row: Record<string, unknown>) => R): R {
-  const id = row.id as number;
+/** The record of id `id`, made once (from the first row that carries it). */
+function memo<R>(made: Map<number, R>, id: number, make: () => R): R {
   let record = made.get(id);
-  if (!record) made.set(id, (record = make(row)));
+  if (!record) made.set(id, (record = make()));
   return record;
 }
 
@@ -94,11 +93,12 @@ export class OrderService {
     if (orderIds.length === 0) return [];
     const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds);
     const [item, variant, product] = [recordMapper(ctx.em, OrderItem), recordMapper(ctx.em, ProductVariant), recordMapper(ctx.em, Product)];
-    // Lines share variants and products: one record of each.
+    // Lines share variants and products: one record of each, from the first line that carries its row.
     const variants = new Map<number, EntityRecord<ProductVariant>>();
     const products = new Map<number, EntityRecord<Product>>();
     return lines.map((line) => {
-      const lineVariant = memo(variants, line.variant, (row) => Object.assign(variant(row), { product: memo(products, line.product, product) }));
+      const lineProduct = memo(products, line.productId, () => product(line.product!));
+      const lineVariant = memo(variants, line.variantId, () => Object.assign(variant(line.variant!), { product: lineProduct }));
       return Object.assign(item(line.item), { variant: lineVariant });
     });
   }
