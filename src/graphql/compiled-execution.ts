@@ -1,8 +1,9 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { getVariableValues, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getVariableValues, GraphQLError, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { perDocument } from './per-document';
 
-/** Compiled operations kept per parsed document (Apollo reuses the document of a query it has seen). */
+/** Compiled operations kept per parsed query (a query names one or a few). */
 const MAX_OPERATIONS_PER_DOCUMENT = 16;
 
 /**
@@ -29,23 +30,13 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
  * gateway interface, so the schema is handed over that way (loaded once, never updated).
  */
 export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new WeakMap<DocumentNode, Map<string | null, CompiledQuery | ExecutionResult>>();
-  const compiledOf = (document: DocumentNode, operationName: string | null): CompiledQuery | ExecutionResult => {
-    let operations = compiled.get(document);
-    const known = operations?.get(operationName);
-    if (known) return known;
-    const query = compileQuery(schema, document, operationName ?? undefined);
-    if (!operations) compiled.set(document, (operations = new Map()));
-    if (operations.size >= MAX_OPERATIONS_PER_DOCUMENT) operations.clear();
-    operations.set(operationName, query);
-    return query;
-  };
+  const compiled = perDocument<string | null, CompiledQuery | ExecutionResult>(MAX_OPERATIONS_PER_DOCUMENT);
   const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
     // Variables are checked by graphql-js itself first, so a bad one is refused in its words, which
     // Apollo recognises (400, BAD_USER_INPUT).
     const variables = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
     if (variables.errors) return { errors: variables.errors };
-    const query = compiledOf(document, operationName);
+    const query = compiled(document, operationName, () => compileQuery(schema, document, operationName ?? undefined));
     if (!isCompiledQuery(query)) return query;
     const result = await query.query(undefined, context, request.variables ?? {});
     return result.errors ? { ...result, errors: result.errors.map(asGraphqlJsError) } : result;

@@ -3,6 +3,7 @@ import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import depthLimit from 'graphql-depth-limit';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination';
+import { perDocument } from './per-document';
 
 /** Deepest selection a query may have. */
 export const MAX_QUERY_DEPTH = 8;
@@ -12,7 +13,7 @@ export const MAX_QUERY_COMPLEXITY = 5000;
 /** Validation rule refusing queries nested deeper than MAX_QUERY_DEPTH. */
 export const depthRule = depthLimit(MAX_QUERY_DEPTH);
 
-/** Estimates kept per parsed document (Apollo reuses the document of a query it has seen). */
+/** Estimates kept per parsed query (one per operation and variables). */
 const MAX_ESTIMATES_PER_DOCUMENT = 64;
 /** Longer variables (large inputs) are estimated each time rather than kept as a key. */
 const MAX_ESTIMATE_KEY_LENGTH = 512;
@@ -23,35 +24,27 @@ const MAX_ESTIMATE_KEY_LENGTH = 512;
  * worked out once; about 2.5% of a nested order page's CPU.
  */
 function estimatorOf(schema: GraphQLSchema) {
-  const estimates = new WeakMap<DocumentNode, Map<string, number>>();
+  const estimates = perDocument<string, number>(MAX_ESTIMATES_PER_DOCUMENT);
   return (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number => {
+    const estimate = () =>
+      getComplexity({
+        schema,
+        operationName,
+        query: document,
+        variables,
+        estimators: [
+          fieldExtensionsEstimator(),
+          ({ field, args, childComplexity }) => {
+            // A paginated list (it takes `limit`) costs a full page even when no limit is sent.
+            if (!field.args.some((arg) => arg.name === 'limit')) return undefined;
+            const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_PAGE_SIZE;
+            return limit * Math.max(childComplexity, 1);
+          },
+          simpleEstimator({ defaultComplexity: 1 }),
+        ],
+      });
     const key = JSON.stringify([operationName ?? null, variables ?? null]);
-    const known = estimates.get(document);
-    const cached = known?.get(key);
-    if (cached !== undefined) return cached;
-    const complexity = getComplexity({
-      schema,
-      operationName,
-      query: document,
-      variables,
-      estimators: [
-        fieldExtensionsEstimator(),
-        ({ field, args, childComplexity }) => {
-          // A paginated list (it takes `limit`) costs a full page even when no limit is sent.
-          if (!field.args.some((arg) => arg.name === 'limit')) return undefined;
-          const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_PAGE_SIZE;
-          return limit * Math.max(childComplexity, 1);
-        },
-        simpleEstimator({ defaultComplexity: 1 }),
-      ],
-    });
-    if (key.length <= MAX_ESTIMATE_KEY_LENGTH) {
-      const map = known ?? new Map<string, number>();
-      if (map.size >= MAX_ESTIMATES_PER_DOCUMENT) map.clear();
-      map.set(key, complexity);
-      if (!known) estimates.set(document, map);
-    }
-    return complexity;
+    return key.length <= MAX_ESTIMATE_KEY_LENGTH ? estimates(document, key, estimate) : estimate();
   };
 }
 
