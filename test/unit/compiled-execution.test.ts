@@ -56,6 +56,7 @@ const schema = new GraphQLSchema({
         },
       },
       orders: { type: new GraphQLList(Order), args: { limit: { type: GraphQLInt } }, resolve: (_root, { limit }) => orders.slice(0, limit ?? 20) },
+      echo: { type: GraphQLString, args: { text: { type: new GraphQLNonNull(GraphQLString) } }, resolve: (_root, { text }) => text },
     },
   }),
 });
@@ -90,6 +91,8 @@ const QUERIES: Array<[string, string, Record<string, unknown>?]> = [
   ['null in a non-null field, nulling its parent', `{ orders { id required } }`],
   ['a missing required variable', `query($id: Int!) { order(id: $id) { id } }`, {}],
   ['a variable of the wrong type', `query($id: Int!) { order(id: $id) { id } }`, { id: 'one' }],
+  // graphql-jit generates code from the query: literals that look like code stay data.
+  ['string literals that look like code', '{ a: echo(text: "\\"); process.exit(1); (\\"") b: echo(text: "\\\\ ` ${x} */ // \\n") }'],
   ['introspection', `{ __schema { queryType { name } } __type(name: "Order") { fields { name type { kind name } } } }`],
 ];
 
@@ -100,6 +103,11 @@ describe('compiled execution (graphql-jit behind Apollo)', () => {
       expect(seen(await compiled(query, variables))).toEqual(seen(expected));
     });
   }
+
+  it('hands string literals to resolvers as they were written, whatever they hold', async () => {
+    const query = QUERIES.find(([what]) => what === 'string literals that look like code')![1];
+    expect((await compiled(query)).data).toEqual({ a: '"); process.exit(1); ("', b: '\\ ` ${x} */ // \n' });
+  });
 
   it("keeps our errors reachable for formatting: code and class of the resolver's error", async () => {
     const [error] = (await compiled(`{ order(id: 99) { id } }`)).errors!;
