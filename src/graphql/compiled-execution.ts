@@ -33,7 +33,8 @@ export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
   const compiled = perDocument<string | null, CompiledQuery | ExecutionResult>(MAX_OPERATIONS_PER_DOCUMENT);
   const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
     // Variables are checked by graphql-js itself first, so a bad one is refused in its words, which
-    // Apollo recognises (400, BAD_USER_INPUT).
+    // Apollo recognises (400, BAD_USER_INPUT). The compiled query still gets them as sent: it
+    // coerces them itself, and coerced values (an enum's internal value) are not input it accepts.
     const variables = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
     if (variables.errors) return { errors: variables.errors };
     const query = compiled(document, operationName, () => compileQuery(schema, document, operationName ?? undefined));
