@@ -5,7 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * A row of an entity's table as a plain object: the entity's properties by name, with the values
  * hydration would give them, and each to-one relation as the related row's id, or as its record
  * when the two were read together. Collections are absent, and so are hidden properties (secrets
- * and bookkeeping such as password and OTP hashes), which records never read.
+ * and bookkeeping such as password and OTP hashes), which records never read, and the properties a
+ * read's `RecordSelection` leaves out.
  */
 export type EntityRecord<E> = {
   [K in keyof E]: E[K] extends Collection<infer _>
@@ -15,12 +16,27 @@ export type EntityRecord<E> = {
       : E[K];
 };
 
+/**
+ * The properties a read must give the records of each entity, by entity name, such as the fields a
+ * GraphQL operation selects of each type. Records always hold their id and their to-one references
+ * (what nested fields load from); an entity the selection does not name gets every property.
+ */
+export type RecordSelection = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** The columns a record of one entity is read from, and what they cost to read. */
+interface RecordColumns {
+  /** Their properties. */
+  props: string[];
+  /** SQL for them as one JSON object keyed by column name, for a table alias. */
+  json: (alias: string) => string;
+}
+
 /** What records of one entity need, worked out once from its metadata. */
 interface RecordShape {
-  /** The properties a record holds: the entity's own columns and to-one references, less hidden ones. */
-  props: string[];
-  /** `to_jsonb(alias)` less the hidden columns, for a table alias `$`. */
-  json: string;
+  /** Every property a record can hold: the entity's own columns and to-one references, less hidden ones. */
+  all: RecordColumns;
+  /** The columns of the properties `selected` and of the id and to-one references (worked out once per set). */
+  of: (selected: ReadonlySet<string>) => RecordColumns;
   /** Maps a row's columns to the properties, with their values as hydration would give them. */
   map: (row: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -34,14 +50,30 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RecordShape {
   const isColumn = (p: EntityProperty) =>
     p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE || (p.kind === ReferenceKind.ONE_TO_ONE && p.owner);
   const hiddenColumns = persisted.filter((p) => p.hidden).flatMap((p) => p.fieldNames);
+  const readable = persisted.filter((p) => isColumn(p) && !p.hidden);
+  const bySelection = new WeakMap<ReadonlySet<string>, RecordColumns>();
   const driver = em.getDriver();
   const platform = em.getPlatform();
   // The driver renames columns to properties; custom types (decimals arrive as strings) are
   // converted by hydration, which records skip, so here.
   const typed = meta.props.filter((p) => p.kind === ReferenceKind.SCALAR && p.customType);
   shape = {
-    props: persisted.filter((p) => isColumn(p) && !p.hidden).map((p) => p.name),
-    json: `(to_jsonb($)${hiddenColumns.map((column) => ` - '${column}'`).join('')})`,
+    all: {
+      props: readable.map((p) => p.name),
+      json: (alias) => `(to_jsonb(${alias})${hiddenColumns.map((column) => ` - '${column}'`).join('')})`,
+    },
+    of: (selected) => {
+      let columns = bySelection.get(selected);
+      if (columns) return columns;
+      const read = readable.filter((p) => p.primary || p.kind !== ReferenceKind.SCALAR || selected.has(p.name));
+      const fields = read.flatMap((p) => p.fieldNames);
+      columns = {
+        props: read.map((p) => p.name),
+        json: (alias) => `json_build_object(${fields.map((column) => `'${column}', ${alias}."${column}"`).join(', ')})`,
+      };
+      bySelection.set(selected, columns);
+      return columns;
+    },
     map: (row) => {
       const record = driver.mapResult(row, meta) as Record<string, unknown>;
       for (const prop of typed) {
@@ -55,12 +87,20 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RecordShape {
   return shape;
 }
 
+/** The columns records of `entity` are read from: the ones `selection` asks for, or all. */
+function columnsOf(em: EntityManager, entity: EntityClass<object>, selection: RecordSelection | undefined): RecordColumns {
+  const shape = shapeOf(em, entity);
+  const selected = selection?.get(entity.name);
+  return selected ? shape.of(selected) : shape.all;
+}
+
 /**
- * SQL for a row of `entity` (table alias `alias`) as JSON, less its hidden columns: for statements
- * that read several tables' rows at once, to be turned into records by `recordMapper`.
+ * SQL for a row of `entity` (table alias `alias`) as JSON, less its hidden columns and the columns
+ * `selection` leaves out: for statements that read several tables' rows at once, to be turned into
+ * records by `recordMapper`.
  */
-export function recordJson(em: EntityManager, entity: EntityClass<object>, alias: string): string {
-  return shapeOf(em, entity).json.replace('$', alias);
+export function recordJson(em: EntityManager, entity: EntityClass<object>, alias: string, selection?: RecordSelection): string {
+  return columnsOf(em, entity, selection).json(alias);
 }
 
 /**
@@ -75,16 +115,20 @@ export function recordMapper<E extends object>(em: EntityManager, entity: Entity
   return shapeOf(em, entity).map as (row: Record<string, unknown>) => EntityRecord<E>;
 }
 
-/** An entity's rows matching `where` as records, read in one statement with the ORM's filters (the tenant's among them) applied. */
+/**
+ * An entity's rows matching `where` as records (of the properties `selection` asks for), read in one
+ * statement with the ORM's filters (the tenant's among them) applied.
+ */
 export async function findRecords<E extends object>(
   em: EntityManager,
   entity: EntityClass<E>,
   where: FilterQuery<E>,
-  orderBy?: QueryOrderMap<E>,
+  options: { orderBy?: QueryOrderMap<E>; selection?: RecordSelection } = {},
 ): Promise<Array<EntityRecord<E>>> {
+  const { orderBy, selection } = options;
   const qb = em
     .createQueryBuilder(entity)
-    .select(shapeOf(em, entity).props as never)
+    .select(columnsOf(em, entity, selection).props as never)
     .where(where as never);
   if (orderBy) qb.orderBy(orderBy as never);
   await qb.applyFilters();

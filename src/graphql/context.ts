@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
+import type { RecordSelection } from '../db/entity-records';
 import { budgetKey, type Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
@@ -9,6 +10,13 @@ export interface GraphqlContext {
   ctx: RequestContext;
   services: Services;
   loaders: Loaders;
+  /**
+   * What the operation asks for, once Apollo has resolved it: `selection`, the fields it selects of
+   * each type, which the records it reads need (set by fieldSelectionPlugin before any resolver
+   * runs; records hold every property without it). An object of its own: Apollo runs each
+   * operation on a shallow copy of this context, and the loaders made with it must see the same.
+   */
+  operation: { selection?: RecordSelection };
   /** The request's logger (carries the request id). */
   log: FastifyBaseLogger;
   /**
@@ -21,10 +29,12 @@ export interface GraphqlContext {
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
 export function graphqlContext(request: FastifyRequest, reply: FastifyReply, services: Services, limits: Limits): GraphqlContext {
+  const operation: GraphqlContext['operation'] = {};
   return {
     ctx: request.ctx,
     services,
-    loaders: createLoaders(request.ctx, services),
+    loaders: createLoaders(request.ctx, services, () => operation.selection),
+    operation,
     log: request.log,
     spend: (budget: 'signIn' | 'signup' | 'exports', account?: string) =>
       limits.spend(request, reply, budget, budgetKey(request, budget, account)),

@@ -10,6 +10,7 @@ import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
 import { complexityPlugin, depthRule } from './limits';
 import { graphqlSchema } from './schema';
+import { fieldSelectionPlugin } from './selected-fields';
 
 /** Every GraphQL answer is the caller's own data: `cache-control: no-store`. */
 const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
@@ -40,6 +41,7 @@ export async function graphqlPlugin(app: FastifyInstance, opts: { services: Serv
       noStorePlugin,
       keyScopesPlugin(schema),
       complexityPlugin(schema),
+      fieldSelectionPlugin(schema),
       errorLoggingPlugin,
     ],
   });

@@ -2,7 +2,7 @@ import { Utils, wrap, type EntityClass, type FilterQuery } from '@mikro-orm/core
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../context/request-context';
-import { findRecords, type EntityRecord } from '../db/entity-records';
+import { findRecords, type EntityRecord, type RecordSelection } from '../db/entity-records';
 import { ProductClass } from '../domains/masters/product-class.entity';
 import { ProductionUnit } from '../domains/masters/production-unit.entity';
 import { Route } from '../domains/masters/route.entity';
@@ -24,10 +24,13 @@ export type Resolvable<E> = E | EntityRecord<E>;
 /** A to-one relation resolved: at once when its parent holds it, else when its loader's batch comes back. */
 export type Related<E> = Resolvable<E> | null | Promise<Resolvable<E> | null>;
 
+/** The selection records are read for, known once the operation is (see GraphqlContext.selection). */
+type SelectionOf = () => RecordSelection | undefined;
+
 /** Loads records by id in one tenant-filtered statement per batch. */
-function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>): DataLoader<number, EntityRecord<E> | null> {
+function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>, selection: SelectionOf): DataLoader<number, EntityRecord<E> | null> {
   return new DataLoader(async (ids) => {
-    const rows = await findRecords(em, entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>);
+    const rows = await findRecords(em, entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>, { selection: selection() });
     const found = new Map(rows.map((r) => [r.id as number, r]));
     return ids.map((id) => found.get(id) ?? null);
   });
@@ -38,9 +41,11 @@ function childrenOf<E extends { id: number }>(
   em: EntityManager,
   entity: EntityClass<E>,
   parentKey: keyof E & string,
+  selection: SelectionOf,
 ): DataLoader<number, Array<EntityRecord<E>>> {
   return new DataLoader(async (parentIds) => {
-    const rows = await findRecords(em, entity, { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>, { id: 'asc' } as never);
+    const where = { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>;
+    const rows = await findRecords(em, entity, where, { orderBy: { id: 'asc' } as never, selection: selection() });
     return grouped(parentIds, rows, parentKey);
   });
 }
@@ -52,22 +57,27 @@ function grouped<R>(parentIds: readonly number[], rows: R[], parentKey: keyof R)
   return parentIds.map((id) => groups.get(id) ?? []);
 }
 
-/** The per-request DataLoaders behind nested GraphQL fields; they make a page cost a fixed number of statements. */
-export function createLoaders(ctx: RequestContext, services: Services) {
+/**
+ * The per-request DataLoaders behind nested GraphQL fields; they make a page cost a fixed number of
+ * statements, each reading the columns of the fields the operation selects.
+ */
+export function createLoaders(ctx: RequestContext, services: Services, selection: SelectionOf) {
   const { em } = ctx;
   return {
-    user: byId(em, User),
-    role: byId(em, Role),
-    town: byId(em, Town),
-    route: byId(em, Route),
-    productionUnit: byId(em, ProductionUnit),
-    productClass: byId(em, ProductClass),
-    product: byId(em, Product),
-    variant: byId(em, ProductVariant),
+    user: byId(em, User, selection),
+    role: byId(em, Role, selection),
+    town: byId(em, Town, selection),
+    route: byId(em, Route, selection),
+    productionUnit: byId(em, ProductionUnit, selection),
+    productClass: byId(em, ProductClass, selection),
+    product: byId(em, Product, selection),
+    variant: byId(em, ProductVariant, selection),
     // With their variants and products, in one statement: lines are almost always shown with them.
-    orderItems: new DataLoader(async (orderIds: readonly number[]) => grouped(orderIds, await services.orders.linesOf(ctx, orderIds), 'order')),
-    statusHistory: childrenOf(em, OrderStatusHistory, 'order'),
-    productVariants: childrenOf(em, ProductVariant, 'product'),
+    orderItems: new DataLoader(async (orderIds: readonly number[]) =>
+      grouped(orderIds, await services.orders.linesOf(ctx, orderIds, selection()), 'order'),
+    ),
+    statusHistory: childrenOf(em, OrderStatusHistory, 'order', selection),
+    productVariants: childrenOf(em, ProductVariant, 'product', selection),
   };
 }
 

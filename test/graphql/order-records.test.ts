@@ -23,7 +23,7 @@ const PAGE = `{ orders(limit: 10) { nodes { ${ORDER_FIELDS}
   items { id organizationId quantity unitPrice amount createdAt updatedAt variant { ${VARIANT_FIELDS} product { ${PRODUCT_FIELDS} } } } } } }`;
 
 type Row = Record<string, unknown> & { id: number };
-type PageNode = Row & { customer: Row; items: Array<Row & { variant: Row & { product: Row } }> };
+type PageNode = Row & { customer: Row; items: Array<Row & { variant: Row & { product: Row & { variants?: Row[] } } }> };
 
 describe('GraphQL order page records', () => {
   let t: TestApp;
@@ -82,6 +82,59 @@ describe('GraphQL order page records', () => {
     // The new product's variants (fractional prices and unit quantity) were among those compared.
     const ours = (await gql(`{ product(id: ${productId}) { variants { id } } }`)).product.variants.map((v: Row) => v.id);
     expect(ours.every((id: number) => variantsSeen.has(id))).toBe(true);
+  });
+
+  /** What the page's own statements (page, lines, loaders; not the sign-in's) sent while `run` ran. */
+  async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+    t.queries.reset();
+    await run();
+    return t.queries.statements.filter((sql) => !/\bfrom "?(app_user|user_session|api_key)"?\b/.test(sql.split(/\bwhere\b/)[0]));
+  }
+
+  it('reads only the columns of the fields a query selects, through aliases and fragments, with the values the full page shows', async () => {
+    const full: PageNode[] = (await gql(PAGE)).orders.nodes;
+    let partial: unknown;
+    const sql = (
+      await statementsOf(async () => {
+        const query = `{ orders(limit: 10) { nodes { ...Code customer { name: firstName } items { n: quantity variant { ... on ProductVariant { sku: itemSkuCode } product { name } } } } } }
+        fragment Code on Order { orderCode }`;
+        partial = (await gql(query)).orders.nodes;
+      })
+    ).join('\n');
+    expect(partial).toEqual(
+      full.map((node) => ({
+        orderCode: node.orderCode,
+        customer: { name: node.customer.firstName },
+        items: node.items.map((line) => ({ n: line.quantity, variant: { sku: line.variant.itemSkuCode, product: { name: line.variant.product.name } } })),
+      })),
+    );
+    for (const column of ['o."order_code"', 'c."first_name"', 'i."quantity"', 'v."item_sku_code"', 'p."name"']) expect(sql).toContain(column);
+    const unselected = ['total_amount', 'mode_of_payment', 'last_name', 'store_name', 'unit_price', 'mrp', 'hsn', 'color_code', 'description'];
+    for (const column of unselected) expect(sql).not.toContain(column);
+  });
+
+  it('reads a page with its lines, variants and products in one statement, and the lines of single orders by the loader', async () => {
+    const full: PageNode[] = (await gql(PAGE)).orders.nodes;
+    const page = `{ orders(limit: 10) { nodes { id items { id variant { id product { id } } } } } }`;
+    let nodes: PageNode[] = [];
+    const statements = await statementsOf(async () => (nodes = (await gql(page)).orders.nodes));
+    expect(statements, statements.join('\n')).toHaveLength(1);
+    const idsOf = (node: PageNode) => node.items.map((line) => [line.id, line.variant.id, line.variant.product.id]);
+    expect(nodes.map(idsOf)).toEqual(full.map(idsOf));
+    const single = (await gql(`query($id: Int!) { order(id: $id) { id items { id variant { id product { id } } } } }`, { id: full[0].id })).order;
+    expect(idsOf(single)).toEqual(idsOf(full[0]));
+  });
+
+  it('gives records of a type every field selected of it anywhere in the query', async () => {
+    const query = `{ orders(limit: 10) { nodes { items { variant { id itemSkuCode product { id variants { id mrp } } } } } } }`;
+    let nodes: PageNode[] = [];
+    const sql = (await statementsOf(async () => (nodes = (await gql(query)).orders.nodes))).join('\n');
+    for (const column of ['item_sku_code', 'mrp']) expect(sql.match(new RegExp(`\\b${column}\\b`, 'g'))?.length, column).toBeGreaterThanOrEqual(2);
+    for (const { variant } of nodes.flatMap((node) => node.items)) {
+      const entity = (await gql(`query($id: Int!) { product(id: $id) { variants { id itemSkuCode mrp } } }`, { id: variant.product.id })).product;
+      expect(variant.itemSkuCode).toBe(entity.variants.find((v: Row) => v.id === variant.id).itemSkuCode);
+      expect(variant.product.variants).toEqual(entity.variants.map(({ id, mrp }: Row) => ({ id, mrp })));
+    }
   });
 
   /** The service-level context of a caller of the workspace: the admin, or a customer. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordJson } from '../../db/entity-records';
+import { recordJson, type RecordSelection } from '../../db/entity-records';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { User, type UserType } from '../users/user.entity';
@@ -112,8 +112,24 @@ const SUMMARY_JOINS = `join app_user c on c.id = o.customer_id
 /** Newest first; the (organization_id, created_at) index walks it to the page's end. */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
-/** What a page statement selects: summaries for lists, or each order's and its customer's rows (as JSON, see recordJson). */
-type PageShape = 'summary' | 'rows';
+/**
+ * What a page statement selects: summaries for lists, or each order's and its customer's rows (as
+ * JSON, see recordJson) of the columns `selection` asks for, and with `withLines` its lines too.
+ */
+type PageShape = 'summary' | { selection: RecordSelection | undefined; withLines: boolean };
+
+/**
+ * SQL for the lines of order `o`, by line id, as a JSON array of OrderLineRows, of the columns
+ * `selection` asks for. Lines share variants and products, which come with each line: fewer bytes
+ * would need another statement, and a statement costs more than the bytes (bench/, GraphQL page).
+ */
+function linesJson(em: EntityManager, selection: RecordSelection | undefined): string {
+  const line = `json_build_object('item', ${recordJson(em, OrderItem, 'i', selection)},
+    'variant', ${recordJson(em, ProductVariant, 'v', selection)}, 'product', ${recordJson(em, Product, 'p', selection)})`;
+  return `coalesce((select json_agg(${line} order by i.id)
+    from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
+    where i.organization_id = o.organization_id and i.order_id = o.id), '[]')`;
+}
 
 /**
  * One statement for a page and the total: the count of every matching order, and beside it the
@@ -127,18 +143,20 @@ function pageStatement(em: EntityManager, where: OrderConditions, shape: PageSha
   const page =
     shape === 'summary'
       ? `select ${SUMMARY_COLUMNS}, o.created_at as sort_at from (${ids}) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}`
-      : `select o.id, ${recordJson(em, Order, 'o')} as "order", ${recordJson(em, User, 'c')} as customer, o.created_at as sort_at
+      : `select o.id, ${recordJson(em, Order, 'o', shape.selection)} as "order", ${recordJson(em, User, 'c', shape.selection)} as customer,
+          ${shape.withLines ? `${linesJson(em, shape.selection)} as lines,` : ''} o.created_at as sort_at
           from (${ids}) page join sales_order o on o.id = page.id join app_user c on c.id = o.customer_id`;
-  return `select total.count, p.* from (select count(*)::int as count from ${from}) total
-    left join lateral (${page}) p on true
-    order by p.sort_at desc, p.id desc`;
+  return `select total.count, paged.* from (select count(*)::int as count from ${from}) total
+    left join lateral (${page}) paged on true
+    order by paged.sort_at desc, paged.id desc`;
 }
 
-/** An order's row and its customer's, as the tables have them. */
+/** An order's row and its customer's, as the tables have them, and its lines' when asked for. */
 export interface OrderRows {
   id: number;
   order: Record<string, unknown>;
   customer: Record<string, unknown>;
+  lines?: OrderLineRows[];
 }
 
 /** A page of orders matching `where`, and how many match in all. */
@@ -182,32 +200,27 @@ export async function findOrderDetail(em: EntityManager, where: OrderConditions)
   return row ?? null;
 }
 
-/**
- * An order line's row, and its variant's and its product's on the first line that has them (later
- * lines carry only the ids): a page's lines share them (a 20-order page of the bench: 91 lines, 48
- * variants, 21 products), and each copy would be sent and parsed again.
- */
+/** An order line's row, with its variant's and its product's. */
 export interface OrderLineRows {
   item: Record<string, unknown>;
-  variantId: number;
-  productId: number;
-  variant: Record<string, unknown> | null;
-  product: Record<string, unknown> | null;
+  variant: Record<string, unknown>;
+  product: Record<string, unknown>;
 }
 
 /**
- * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by line id,
- * with their variants and products (one statement).
+ * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by order,
+ * with their variants and products (one statement), of the columns `selection` asks for.
  */
-export function findOrderLines(em: EntityManager, where: OrderConditions, orderIds: readonly number[]): Promise<OrderLineRows[]> {
-  const firstOf = (partition: string) => `row_number() over (partition by ${partition} order by i.id) = 1`;
-  return em.execute<OrderLineRows[]>(
-    `select ${recordJson(em, OrderItem, 'i')} as item, v.id as "variantId", p.id as "productId",
-            case when ${firstOf('v.id')} then ${recordJson(em, ProductVariant, 'v')} end as variant,
-            case when ${firstOf('p.id')} then ${recordJson(em, Product, 'p')} end as product
-       from sales_order o join order_item i on i.organization_id = o.organization_id and i.order_id = o.id
-       join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
-      where ${where.sql.join(' and ')} and o.id in (${orderIds.map(() => '?').join(', ')}) order by i.id`,
+export async function findOrderLines(
+  em: EntityManager,
+  where: OrderConditions,
+  orderIds: readonly number[],
+  selection: RecordSelection | undefined,
+): Promise<OrderLineRows[][]> {
+  const orders = await em.execute<Array<{ lines: OrderLineRows[] }>>(
+    `select ${linesJson(em, selection)} as lines from sales_order o
+      where ${where.sql.join(' and ')} and o.id in (${orderIds.map(() => '?').join(', ')})`,
     [...where.params, ...orderIds],
   );
+  return orders.map((order) => order.lines);
 }

@@ -20,9 +20,16 @@ const OrderPage = PageOf(Order, 'Order');
 export class OrderResolver {
   @InGroup('orders')
   @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
-  async orders(@Args(() => OrderListArgs) args: OrderListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Resolvable<Order>>> {
+  async orders(
+    @Args(() => OrderListArgs) args: OrderListArgs,
+    @Ctx() { ctx, services, loaders, operation: { selection } }: GraphqlContext,
+  ): Promise<Page<Resolvable<Order>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.orders.listRecords(ctx, filter, { page, limit }));
+    // Lines asked for come with the page's statement, and the `items` of its orders find them in the loader.
+    const withLines = selection?.get('Order')?.has('items') ?? false;
+    const found = await services.orders.listRecords(ctx, filter, { page, limit }, { selection, withLines });
+    for (const [orderId, lines] of found.lines ?? []) loaders.orderItems.prime(orderId, lines);
+    return toPage(found);
   }
 
   @InGroup('orders')

@@ -1,7 +1,8 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
-import { recordMapper, type EntityRecord } from '../../db/entity-records';
+import { recordMapper, type EntityRecord, type RecordSelection } from '../../db/entity-records';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
@@ -17,7 +18,16 @@ import { Product } from '../products/product.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../shared/active-status';
 import { OrderItem } from './order-item.entity';
-import { findOrderDetail, findOrderLines, findOrderPage, orderConditions, type OrderConditions, type OrderDetailView, type OrderSummary } from './order-views';
+import {
+  findOrderDetail,
+  findOrderLines,
+  findOrderPage,
+  orderConditions,
+  type OrderConditions,
+  type OrderDetailView,
+  type OrderLineRows,
+  type OrderSummary,
+} from './order-views';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
@@ -52,11 +62,32 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
+/** A page of order records; with lines asked for, each order's lines by order id. */
+export interface OrderRecordPage extends Paginated<EntityRecord<Order>> {
+  lines?: Map<number, Array<EntityRecord<OrderItem>>>;
+}
+
 /** The record of id `id`, made once (from the first row that carries it). */
 function memo<R>(made: Map<number, R>, id: number, make: () => R): R {
   let record = made.get(id);
   if (!record) made.set(id, (record = make()));
   return record;
+}
+
+/**
+ * Turns lines' rows into records with their variant's and product's records: one record of each
+ * variant and product, however many of the lines given to this mapper share it.
+ */
+function lineMapper(em: EntityManager): (lines: OrderLineRows[]) => Array<EntityRecord<OrderItem>> {
+  const [item, variant, product] = [recordMapper(em, OrderItem), recordMapper(em, ProductVariant), recordMapper(em, Product)];
+  const variants = new Map<number, EntityRecord<ProductVariant>>();
+  const products = new Map<number, EntityRecord<Product>>();
+  return (lines) =>
+    lines.map((line) => {
+      const lineProduct = memo(products, line.product.id as number, () => product(line.product));
+      const lineVariant = memo(variants, line.variant.id as number, () => Object.assign(variant(line.variant), { product: lineProduct }));
+      return Object.assign(item(line.item), { variant: lineVariant });
+    });
 }
 
 /** Orders of the caller's workspace and their status flow. */
@@ -74,33 +105,35 @@ export class OrderService {
   }
 
   /**
-   * The same page as `list` (one statement), as plain records, each with its customer's record in
-   * `customer`; GraphQL's nested fields load the other relations through DataLoaders.
+   * The same page as `list` (one statement), as plain records of the properties `selection` asks
+   * for, each with its customer's record in `customer`, and with `withLines` each order's lines
+   * (as `linesOf` gives them) in `lines`, read by the same statement. GraphQL's nested fields load
+   * the other relations through DataLoaders.
    */
-  async listRecords(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<EntityRecord<Order>>> {
+  async listRecords(
+    ctx: RequestContext,
+    filter: OrderFilter,
+    pageRequest: PageRequest,
+    options: { selection?: RecordSelection; withLines?: boolean } = {},
+  ): Promise<OrderRecordPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'rows', limit, offset);
-    const [order, customer] = [recordMapper(ctx.em, Order), recordMapper(ctx.em, User)];
+    const shape = { selection: options.selection, withLines: options.withLines ?? false };
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), shape, limit, offset);
+    const [order, customer, lineRecords] = [recordMapper(ctx.em, Order), recordMapper(ctx.em, User), lineMapper(ctx.em)];
     const items = rows.map((row) => Object.assign(order(row.order), { customer: customer(row.customer) }));
-    return { items, total, page, limit };
+    const lines = shape.withLines ? new Map(rows.map((row) => [row.id, lineRecords(row.lines!)])) : undefined;
+    return { items, total, page, limit, lines };
   }
 
   /**
-   * The lines of orders `orderIds`, by line id, as records with their variant's and product's (one
-   * statement); none of orders the caller may not see (another workspace's, another customer's).
+   * The lines of orders `orderIds`, by order and line id, as records (of the properties
+   * `selection` asks for) with their variant's and product's (one statement); none of orders the
+   * caller may not see (another workspace's, another customer's).
    */
-  async linesOf(ctx: RequestContext, orderIds: readonly number[]): Promise<Array<EntityRecord<OrderItem>>> {
+  async linesOf(ctx: RequestContext, orderIds: readonly number[], selection?: RecordSelection): Promise<Array<EntityRecord<OrderItem>>> {
     if (orderIds.length === 0) return [];
-    const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds);
-    const [item, variant, product] = [recordMapper(ctx.em, OrderItem), recordMapper(ctx.em, ProductVariant), recordMapper(ctx.em, Product)];
-    // Lines share variants and products: one record of each, from the first line that carries its row.
-    const variants = new Map<number, EntityRecord<ProductVariant>>();
-    const products = new Map<number, EntityRecord<Product>>();
-    return lines.map((line) => {
-      const lineProduct = memo(products, line.productId, () => product(line.product!));
-      const lineVariant = memo(variants, line.variantId, () => Object.assign(variant(line.variant!), { product: lineProduct }));
-      return Object.assign(item(line.item), { variant: lineVariant });
-    });
+    const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds, selection);
+    return lineMapper(ctx.em)(lines.flat());
   }
 
   /** One order entity; 404 when it does not exist or is not visible. */

@@ -39,6 +39,7 @@ export class Product extends TenantEntity<'hsn' | 'colorCode' | 'description' | 
   @Property({ type: 'smallint' })
   status: ActiveStatus = ActiveStatus.ACTIVE;
 
-  @OneToMany(() => ProductVariant, (v) => v.product)
+  /** Oldest first, however they are loaded (lists, one product, GraphQL's loader). */
+  @OneToMany(() => ProductVariant, (v) => v.product, { orderBy: { id: 'asc' } })
   variants = new Collection<ProductVariant>(this);
 }

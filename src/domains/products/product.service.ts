@@ -59,7 +59,6 @@ export class ProductService {
     };
     const [items, total] = await findWithTotal(ctx.em, Product, where, {
       populate: ['productClass', 'variants'],
-      populateOrderBy: { variants: { id: 'asc' } },
       orderBy: { createdAt: 'desc', id: 'desc' },
       limit,
       offset,

@@ -1,0 +1,53 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { isAbstractType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { RecordSelection } from '../db/entity-records';
+import type { GraphqlContext } from './context';
+import { perDocument } from './per-document';
+
+/**
+ * Every field a document selects of each object type, by type name, wherever the type appears in
+ * it: through aliases, fragments and inline fragments, in every operation. Fields selected on an
+ * interface or a union count for each of its object types. Records are read for this selection
+ * (see RecordSelection): a type's records are shared by every place that shows it (the loaders
+ * batch across the whole operation), so each must hold the fields of all of them.
+ *
+ * Field names are property names: plain fields are never renamed (graphql-plain-fields test).
+ */
+export function selectedFields(schema: GraphQLSchema, document: DocumentNode): RecordSelection {
+  const selected = new Map<string, Set<string>>();
+  const add = (typeName: string, field: string) => {
+    let fields = selected.get(typeName);
+    if (!fields) selected.set(typeName, (fields = new Set()));
+    fields.add(field);
+  };
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const parent = typeInfo.getParentType();
+        if (!parent) return;
+        const types = isAbstractType(parent) ? schema.getPossibleTypes(parent) : [parent];
+        for (const type of types) add(type.name, node.name.value);
+      },
+    }),
+  );
+  return selected;
+}
+
+/**
+ * Puts the fields the operation's document selects in the context (`operation.selection`) before any
+ * resolver runs, worked out once per parsed document.
+ */
+export function fieldSelectionPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
+  const selections = perDocument<null, RecordSelection>(1);
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document }) {
+          contextValue.operation.selection = selections(document, null, () => selectedFields(schema, document));
+        },
+      };
+    },
+  };
+}
