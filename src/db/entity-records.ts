@@ -19,9 +19,10 @@ export type EntityRecord<E> = {
 /**
  * The properties a read must give the records of each entity, by entity name, such as the fields a
  * GraphQL operation selects of each type. Records always hold their id and their to-one references
- * (what nested fields load from); an entity the selection does not name gets every property.
+ * (what nested fields load from), and nothing else of an entity the selection does not name.
  */
 export type RecordSelection = ReadonlyMap<string, ReadonlySet<string>>;
+const NONE: ReadonlySet<string> = new Set();
 
 /** The columns a record of one entity is read from, and what they cost to read. */
 interface RecordColumns {
@@ -87,11 +88,10 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RecordShape {
   return shape;
 }
 
-/** The columns records of `entity` are read from: the ones `selection` asks for, or all. */
+/** The columns records of `entity` are read from: the ones `selection` asks for, or all without one. */
 function columnsOf(em: EntityManager, entity: EntityClass<object>, selection: RecordSelection | undefined): RecordColumns {
   const shape = shapeOf(em, entity);
-  const selected = selection?.get(entity.name);
-  return selected ? shape.of(selected) : shape.all;
+  return selection ? shape.of(selection.get(entity.name) ?? NONE) : shape.all;
 }
 
 /**

@@ -119,6 +119,12 @@ describe('GraphQL order page records', () => {
     let nodes: PageNode[] = [];
     const statements = await statementsOf(async () => (nodes = (await gql(page)).orders.nodes));
     expect(statements, statements.join('\n')).toHaveLength(1);
+    // Only ids are selected: no other column of lines, variants and products is read.
+    for (const column of ['quantity', 'variant_name', '"sp"', 'p."name"', 'to_jsonb']) expect(statements[0]).not.toContain(column);
+    // Nor of the variants and products that no field is selected of, which the lines' rows still reach.
+    const [linesOnly] = await statementsOf(() => gql(`{ orders(limit: 10) { nodes { items { id } } } }`));
+    expect(linesOnly).toContain('v."product_id"');
+    for (const column of ['to_jsonb', 'variant_name', 'p."name"']) expect(linesOnly).not.toContain(column);
     const idsOf = (node: PageNode) => node.items.map((line) => [line.id, line.variant.id, line.variant.product.id]);
     expect(nodes.map(idsOf)).toEqual(full.map(idsOf));
     const single = (await gql(`query($id: Int!) { order(id: $id) { id items { id variant { id product { id } } } } }`, { id: full[0].id })).order;
