@@ -124,8 +124,8 @@ type PageShape = 'summary' | { selection: RecordSelection | undefined; withLines
  * would need another statement, and a statement costs more than the bytes (bench/, GraphQL page).
  */
 function linesJson(em: EntityManager, selection: RecordSelection | undefined): string {
-  const line = `json_build_object('item', ${recordJson(em, OrderItem, 'i', selection)},
-    'variant', ${recordJson(em, ProductVariant, 'v', selection)}, 'product', ${recordJson(em, Product, 'p', selection)})`;
+  const line = `json_build_array(${recordJson(em, OrderItem, 'i', selection)},
+    ${recordJson(em, ProductVariant, 'v', selection)}, ${recordJson(em, Product, 'p', selection)})`;
   return `coalesce((select json_agg(${line} order by i.id)
     from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
     where i.organization_id = o.organization_id and i.order_id = o.id), '[]')`;
@@ -151,11 +151,11 @@ function pageStatement(em: EntityManager, where: OrderConditions, shape: PageSha
     order by paged.sort_at desc, paged.id desc`;
 }
 
-/** An order's row and its customer's, as the tables have them, and its lines' when asked for. */
+/** An order's row and its customer's (as recordJson writes them), and its lines' when asked for. */
 export interface OrderRows {
   id: number;
-  order: Record<string, unknown>;
-  customer: Record<string, unknown>;
+  order: unknown[];
+  customer: unknown[];
   lines?: OrderLineRows[];
 }
 
@@ -200,12 +200,8 @@ export async function findOrderDetail(em: EntityManager, where: OrderConditions)
   return row ?? null;
 }
 
-/** An order line's row, with its variant's and its product's. */
-export interface OrderLineRows {
-  item: Record<string, unknown>;
-  variant: Record<string, unknown>;
-  product: Record<string, unknown>;
-}
+/** An order line's row, its variant's and its product's, as recordJson writes them. */
+export type OrderLineRows = [item: unknown[], variant: unknown[], product: unknown[]];
 
 /**
  * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by order,

@@ -67,26 +67,27 @@ export interface OrderRecordPage extends Paginated<EntityRecord<Order>> {
   lines?: Map<number, Array<EntityRecord<OrderItem>>>;
 }
 
-/** The record of id `id`, made once (from the first row that carries it). */
-function memo<R>(made: Map<number, R>, id: number, make: () => R): R {
-  let record = made.get(id);
-  if (!record) made.set(id, (record = make()));
+/** The first record of `record`'s id in `made` (kept there). */
+function once<R extends { id: number }>(made: Map<number, R>, record: R): R {
+  const first = made.get(record.id);
+  if (first) return first;
+  made.set(record.id, record);
   return record;
 }
 
 /**
  * Turns lines' rows into records with their variant's and product's records: one record of each
- * variant and product, however many of the lines given to this mapper share it.
+ * variant and product (the first made), however many of the lines given to this mapper share it.
  */
-function lineMapper(em: EntityManager): (lines: OrderLineRows[]) => Array<EntityRecord<OrderItem>> {
-  const [item, variant, product] = [recordMapper(em, OrderItem), recordMapper(em, ProductVariant), recordMapper(em, Product)];
+function lineMapper(em: EntityManager, selection: RecordSelection | undefined): (lines: OrderLineRows[]) => Array<EntityRecord<OrderItem>> {
+  const [item, variant, product] = [recordMapper(em, OrderItem, selection), recordMapper(em, ProductVariant, selection), recordMapper(em, Product, selection)];
   const variants = new Map<number, EntityRecord<ProductVariant>>();
   const products = new Map<number, EntityRecord<Product>>();
   return (lines) =>
-    lines.map((line) => {
-      const lineProduct = memo(products, line.product.id as number, () => product(line.product));
-      const lineVariant = memo(variants, line.variant.id as number, () => Object.assign(variant(line.variant), { product: lineProduct }));
-      return Object.assign(item(line.item), { variant: lineVariant });
+    lines.map(([itemRow, variantRow, productRow]) => {
+      const lineProduct = once(products, product(productRow));
+      const lineVariant = once(variants, Object.assign(variant(variantRow), { product: lineProduct }));
+      return Object.assign(item(itemRow), { variant: lineVariant });
     });
 }
 
@@ -119,7 +120,8 @@ export class OrderService {
     const { page, limit, offset } = resolvePage(pageRequest);
     const shape = { selection: options.selection, withLines: options.withLines ?? false };
     const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), shape, limit, offset);
-    const [order, customer, lineRecords] = [recordMapper(ctx.em, Order), recordMapper(ctx.em, User), lineMapper(ctx.em)];
+    const { selection } = shape;
+    const [order, customer, lineRecords] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection), lineMapper(ctx.em, selection)];
     const items = rows.map((row) => Object.assign(order(row.order), { customer: customer(row.customer) }));
     const lines = shape.withLines ? new Map(rows.map((row) => [row.id, lineRecords(row.lines!)])) : undefined;
     return { items, total, page, limit, lines };
@@ -133,7 +135,7 @@ export class OrderService {
   async linesOf(ctx: RequestContext, orderIds: readonly number[], selection?: RecordSelection): Promise<Array<EntityRecord<OrderItem>>> {
     if (orderIds.length === 0) return [];
     const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds, selection);
-    return lineMapper(ctx.em)(lines.flat());
+    return lineMapper(ctx.em, selection)(lines.flat());
   }
 
   /** One order entity; 404 when it does not exist or is not visible. */
