@@ -24,7 +24,7 @@ export type Resolvable<E> = E | EntityRecord<E>;
 /** A to-one relation resolved: at once when its parent holds it, else when its loader's batch comes back. */
 export type Related<E> = Resolvable<E> | null | Promise<Resolvable<E> | null>;
 
-/** The selection records are read for, known once the operation is (see GraphqlContext.selection). */
+/** The selection records are read for, known once the operation is (see GraphqlContext.operation). */
 type SelectionOf = () => RecordSelection | undefined;
 
 /** Loads records by id in one tenant-filtered statement per batch. */

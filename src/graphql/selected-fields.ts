@@ -1,23 +1,27 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { isAbstractType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
 import type { RecordSelection } from '../db/entity-records';
 import type { GraphqlContext } from './context';
 import { perDocument } from './per-document';
 
 /**
- * Every field a document selects of each object type, by type name, wherever the type appears in
- * it: through aliases, fragments and inline fragments, in every operation. Fields selected on an
- * interface or a union count for each of its object types. Records are read for this selection
- * (see RecordSelection): a type's records are shared by every place that shows it (the loaders
- * batch across the whole operation), so each must hold the fields of all of them.
+ * Every field a document selects of each object type, by the name of the class the type is
+ * declared on (an entity's, which records are read for), wherever the type appears in it: through
+ * aliases, fragments and inline fragments, in every operation. Fields selected on an interface or a
+ * union count for each of its object types. Records are read for this selection (see
+ * RecordSelection): a type's records are shared by every place that shows it (the loaders batch
+ * across the whole operation), so each must hold the fields of all of them.
  *
  * Field names are property names: plain fields are never renamed (graphql-plain-fields test).
  */
 export function selectedFields(schema: GraphQLSchema, document: DocumentNode): RecordSelection {
+  const classOf = classNames();
   const selected = new Map<string, Set<string>>();
   const add = (typeName: string, field: string) => {
-    let fields = selected.get(typeName);
-    if (!fields) selected.set(typeName, (fields = new Set()));
+    const className = classOf.get(typeName) ?? typeName;
+    let fields = selected.get(className);
+    if (!fields) selected.set(className, (fields = new Set()));
     fields.add(field);
   };
   const typeInfo = new TypeInfo(schema);
@@ -33,6 +37,11 @@ export function selectedFields(schema: GraphQLSchema, document: DocumentNode): R
     }),
   );
   return selected;
+}
+
+/** The class each TypeGraphQL object type is declared on, by type name (`Workspace` is `Organization`). */
+function classNames(): Map<string, string> {
+  return new Map(getMetadataStorage().objectTypes.map((type) => [type.name, type.target.name]));
 }
 
 /**

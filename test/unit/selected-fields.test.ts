@@ -1,5 +1,6 @@
 import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { graphqlSchema } from '../../src/graphql/schema';
 import { selectedFields } from '../../src/graphql/selected-fields';
 
 const schema = buildSchema(`
@@ -52,5 +53,12 @@ describe('selectedFields', () => {
       Variant: ['id', 'name'],
       Order: ['__typename', 'orderCode'],
     });
+  });
+
+  it("names a type declared on a class by the class's name, which records of its entity are read for", async () => {
+    const selection = selectedFields(await graphqlSchema(), parse('{ workspace { name } orders { nodes { orderCode } } }'));
+    expect(selection.has('Workspace')).toBe(false);
+    expect(selection.get('Organization')).toEqual(new Set(['name']));
+    expect(selection.get('Order')).toEqual(new Set(['orderCode']));
   });
 });
