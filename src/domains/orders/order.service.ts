@@ -118,12 +118,11 @@ export class OrderService {
     options: { selection?: RecordSelection; withLines?: boolean } = {},
   ): Promise<OrderRecordPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const shape = { selection: options.selection, withLines: options.withLines ?? false };
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), shape, limit, offset);
-    const { selection } = shape;
+    const { selection, withLines = false } = options;
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
     const [order, customer, lineRecords] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection), lineMapper(ctx.em, selection)];
     const items = rows.map((row) => Object.assign(order(row.order), { customer: customer(row.customer) }));
-    const lines = shape.withLines ? new Map(rows.map((row) => [row.id, lineRecords(row.lines!)])) : undefined;
+    const lines = withLines ? new Map(rows.map((row) => [row.id, lineRecords(row.lines!)])) : undefined;
     return { items, total, page, limit, lines };
   }
 
