@@ -15,6 +15,7 @@ import { ProductResolver, ProductVariantResolver } from '../domains/products/pro
 import { UserResolver } from '../domains/users/user.resolver';
 import { WorkspaceResolver } from '../domains/workspace/workspace.resolver';
 import type { GraphqlContext } from './context';
+import { callFieldResolversDirectly } from './direct-field-resolvers';
 
 /** `@Authorized()` fields need a credential; finer rules (admin, staff) live in the services. */
 const authChecker: AuthChecker<GraphqlContext> = ({ context }) => {
@@ -51,6 +52,9 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
     authChecker,
     validate: false,
     emitSchemaFile: false,
+  }).then((schema) => {
+    callFieldResolversDirectly(schema);
+    return schema;
   });
   return cached;
 }

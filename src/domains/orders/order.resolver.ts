@@ -15,9 +15,11 @@ import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.typ
 
 const OrderPage = PageOf(Order, 'Order');
 
-@Authorized()
+// Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
+// field resolvers, on every call, and keep them on TypeGraphQL's handler (see callFieldResolversDirectly).
 @Resolver(() => Order)
 export class OrderResolver {
+  @Authorized()
   @InGroup('orders')
   @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
   async orders(
@@ -32,12 +34,14 @@ export class OrderResolver {
     return toPage(found);
   }
 
+  @Authorized()
   @InGroup('orders')
   @Query(() => Order)
   async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
     return services.orders.find(ctx, id);
   }
 
+  @Authorized()
   @InGroup('orders')
   @Mutation(() => CreateOrderPayload)
   async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
@@ -45,6 +49,7 @@ export class OrderResolver {
     return { order, deliveryOtp };
   }
 
+  @Authorized()
   @InGroup('orders')
   @Mutation(() => Order, { description: 'Moves an order to its next status (staff only).' })
   updateOrderStatus(

@@ -11,9 +11,11 @@ import { CreateProductInput, ProductListArgs } from './product.types';
 
 const ProductPage = PageOf(Product, 'Product');
 
-@Authorized()
+// Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
+// field resolvers, on every call, and keep them on TypeGraphQL's handler (see callFieldResolversDirectly).
 @Resolver(() => Product)
 export class ProductResolver {
+  @Authorized()
   @InGroup('products')
   @Query(() => ProductPage, { description: 'The catalogue, newest first.' })
   async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Product>> {
@@ -21,12 +23,14 @@ export class ProductResolver {
     return toPage(await services.products.list(ctx, filter, { page, limit }));
   }
 
+  @Authorized()
   @InGroup('products')
   @Query(() => Product)
   product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
     return services.products.get(ctx, id);
   }
 
+  @Authorized()
   @InGroup('products')
   @Mutation(() => Product, { description: 'Admins only.' })
   createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
