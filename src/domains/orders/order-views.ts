@@ -112,69 +112,92 @@ const SUMMARY_JOINS = `join app_user c on c.id = o.customer_id
 /** Newest first; the (organization_id, created_at) index walks it to the page's end. */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
-/**
- * What a page statement selects: summaries for lists, or each order's and its customer's rows (as
- * JSON, see recordJson) of the columns `selection` asks for, and with `withLines` its lines too.
- */
-type PageShape = 'summary' | { selection: RecordSelection | undefined; withLines: boolean };
-
-/**
- * SQL for the lines of order `o`, by line id, as a JSON array of OrderLineRows, of the columns
- * `selection` asks for. Lines share variants and products, which come with each line: fewer bytes
- * would need another statement, and a statement costs more than the bytes (bench/, GraphQL page).
- */
-function linesJson(em: EntityManager, selection: RecordSelection | undefined): string {
-  const line = `json_build_array(${recordJson(em, OrderItem, 'i', selection)},
-    ${recordJson(em, ProductVariant, 'v', selection)}, ${recordJson(em, Product, 'p', selection)})`;
-  return `coalesce((select json_agg(${line} order by i.id)
-    from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
-    where i.organization_id = o.organization_id and i.order_id = o.id), '[]')`;
+/** The matching orders: `sales_order o`, joined with customers when the conditions need them. */
+function matching(where: OrderConditions): string {
+  return `sales_order o${where.joinsCustomer ? ' join app_user c on c.id = o.customer_id' : ''} where ${where.sql.join(' and ')}`;
 }
 
 /**
- * One statement for a page and the total: the count of every matching order, and beside it the
- * page, found on sales_order alone (joined with customers, the planner misjudges the tenant
- * condition on both tables and sorts the whole workspace) and only then joined for its columns.
- * Always one row at least: an empty page is the total with null columns.
+ * One statement for a page of summaries and the total: the count of every matching order, and
+ * beside it the page, found on sales_order alone (joined with customers, the planner misjudges the
+ * tenant condition on both tables and sorts the whole workspace) and only then joined for its
+ * columns. Always one row at least: an empty page is the total with null columns.
  */
-function pageStatement(em: EntityManager, where: OrderConditions, shape: PageShape): string {
-  const from = `sales_order o${where.joinsCustomer ? ' join app_user c on c.id = o.customer_id' : ''} where ${where.sql.join(' and ')}`;
-  const ids = `select o.id from ${from} order by ${NEWEST_FIRST} limit ? offset ?`;
-  const page =
-    shape === 'summary'
-      ? `select ${SUMMARY_COLUMNS}, o.created_at as sort_at from (${ids}) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}`
-      : `select o.id, ${recordJson(em, Order, 'o', shape.selection)} as "order", ${recordJson(em, User, 'c', shape.selection)} as customer,
-          ${shape.withLines ? `${linesJson(em, shape.selection)} as lines,` : ''} o.created_at as sort_at
-          from (${ids}) page join sales_order o on o.id = page.id join app_user c on c.id = o.customer_id`;
+function summaryPageStatement(where: OrderConditions): string {
+  const from = matching(where);
   return `select total.count, paged.* from (select count(*)::int as count from ${from}) total
-    left join lateral (${page}) paged on true
+    left join lateral (select ${SUMMARY_COLUMNS}, o.created_at as sort_at
+      from (select o.id from ${from} order by ${NEWEST_FIRST} limit ? offset ?) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}) paged on true
     order by paged.sort_at desc, paged.id desc`;
 }
 
-/** An order's row and its customer's (as recordJson writes them), and its lines' when asked for. */
-export interface OrderRows {
-  id: number;
-  order: unknown[];
-  customer: unknown[];
-  lines?: OrderLineRows[];
-}
-
-/** A page of orders matching `where`, and how many match in all. */
-export async function findOrderPage<S extends PageShape>(
-  em: EntityManager,
-  where: OrderConditions,
-  shape: S,
-  limit: number,
-  offset: number,
-): Promise<{ rows: S extends 'summary' ? OrderSummary[] : OrderRows[]; total: number }> {
-  const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(pageStatement(em, where, shape), [
+/** A page of orders matching `where`, as summaries, and how many match in all. */
+export async function findOrderPage(em: EntityManager, where: OrderConditions, limit: number, offset: number): Promise<{ rows: OrderSummary[]; total: number }> {
+  const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(summaryPageStatement(where), [
     ...where.params,
     ...where.params,
     limit,
     offset,
   ]);
   const rows = found.filter((row) => row.id !== null).map(({ count: _count, sort_at: _sortAt, ...row }) => row);
-  return { rows: rows as never, total: found[0]?.count ?? 0 };
+  return { rows, total: found[0]?.count ?? 0 };
+}
+
+/** An order line's row, as recordJson writes it; its variant is among the statement's variants. */
+export type OrderLineRow = unknown[];
+/** A variant's row and its product's, as recordJson writes them. */
+export type VariantRows = [variant: unknown[], product: unknown[]];
+
+/**
+ * SQL for the lines of the orders of CTE `picked` (their id and organization_id), read by the
+ * statements below. The lines' variants, each with its product, come once each in a column of
+ * their own (`variantsJson`), not with every line that names them: a page's 91 lines name about 50
+ * variants, and PostgreSQL builds, and Node parses and maps, each once (bench/, GraphQL page).
+ */
+function linesCte(em: EntityManager, selection: RecordSelection | undefined): string {
+  return `lines as materialized (select i.order_id, i.id, i.product_variant_id, ${recordJson(em, OrderItem, 'i', selection)} as line
+    from picked join order_item i on i.organization_id = picked.organization_id and i.order_id = picked.id)`;
+}
+
+/** SQL for the variants that CTE `lines` names, each once with its product, as a JSON array of VariantRows. */
+function variantsJson(em: EntityManager, selection: RecordSelection | undefined): string {
+  return `(select json_agg(json_build_array(${recordJson(em, ProductVariant, 'v', selection)}, ${recordJson(em, Product, 'p', selection)}))
+    from product_variant v join product p on p.id = v.product_id where v.id in (select product_variant_id from lines))`;
+}
+
+/** A page of order records: each order's row, its customer's, and (when asked for) its lines' rows. */
+export type OrderRecordRows = [order: unknown[], customer: unknown[], lines?: OrderLineRow[]];
+
+/**
+ * A page of orders matching `where` as rows of the columns `selection` asks for (as recordJson
+ * writes them), each with its customer's, and with `withLines` its lines' and their variants'; and
+ * how many match in all. One statement, one row: the page's orders are found on sales_order alone
+ * and only then joined.
+ */
+export async function findOrderRecordPage(
+  em: EntityManager,
+  where: OrderConditions,
+  shape: { selection: RecordSelection | undefined; withLines: boolean },
+  limit: number,
+  offset: number,
+): Promise<{ orders: OrderRecordRows[]; variants: VariantRows[]; total: number }> {
+  const { selection, withLines } = shape;
+  const from = matching(where);
+  const orderRows = `json_build_array(${recordJson(em, Order, 'o', selection)}, ${recordJson(em, User, 'c', selection)}${withLines ? `, coalesce(l.lines, '[]')` : ''})`;
+  const statement = `with picked as materialized (select o.id, o.organization_id, o.created_at from ${from} order by ${NEWEST_FIRST} limit ? offset ?)
+    ${withLines ? `, ${linesCte(em, selection)}` : ''}
+    select (select count(*)::int from ${from}) as count,
+      (select json_agg(${orderRows} order by picked.created_at desc, picked.id desc)
+        from picked join sales_order o on o.id = picked.id join app_user c on c.id = o.customer_id
+        ${withLines ? `left join (select order_id, json_agg(line order by id) as lines from lines group by order_id) l on l.order_id = o.id` : ''}) as orders
+      ${withLines ? `, ${variantsJson(em, selection)} as variants` : ''}`;
+  const [row] = await em.execute<Array<{ count: number; orders: OrderRecordRows[] | null; variants?: VariantRows[] | null }>>(statement, [
+    ...where.params,
+    limit,
+    offset,
+    ...where.params,
+  ]);
+  return { orders: row.orders ?? [], variants: row.variants ?? [], total: row.count };
 }
 
 const DETAIL_STATEMENT = `select ${SUMMARY_COLUMNS}, o.mode_of_payment as "modeOfPayment",
@@ -200,23 +223,22 @@ export async function findOrderDetail(em: EntityManager, where: OrderConditions)
   return row ?? null;
 }
 
-/** An order line's row, its variant's and its product's, as recordJson writes them. */
-export type OrderLineRows = [item: unknown[], variant: unknown[], product: unknown[]];
-
 /**
- * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by order,
- * with their variants and products (one statement), of the columns `selection` asks for.
+ * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by order
+ * and line id, and the variants they name with their products (one statement), of the columns
+ * `selection` asks for.
  */
 export async function findOrderLines(
   em: EntityManager,
   where: OrderConditions,
   orderIds: readonly number[],
   selection: RecordSelection | undefined,
-): Promise<OrderLineRows[][]> {
-  const orders = await em.execute<Array<{ lines: OrderLineRows[] }>>(
-    `select ${linesJson(em, selection)} as lines from sales_order o
-      where ${where.sql.join(' and ')} and o.id in (${orderIds.map(() => '?').join(', ')})`,
+): Promise<{ lines: OrderLineRow[]; variants: VariantRows[] }> {
+  const [row] = await em.execute<Array<{ lines: OrderLineRow[] | null; variants: VariantRows[] | null }>>(
+    `with picked as materialized (select o.id, o.organization_id from ${matching(where)} and o.id in (${orderIds.map(() => '?').join(', ')})),
+      ${linesCte(em, selection)}
+      select (select json_agg(line order by order_id, id) from lines) as lines, ${variantsJson(em, selection)} as variants`,
     [...where.params, ...orderIds],
   );
-  return orders.map((order) => order.lines);
+  return { lines: row.lines ?? [], variants: row.variants ?? [] };
 }

@@ -22,11 +22,13 @@ import {
   findOrderDetail,
   findOrderLines,
   findOrderPage,
+  findOrderRecordPage,
   orderConditions,
   type OrderConditions,
   type OrderDetailView,
-  type OrderLineRows,
+  type OrderLineRow,
   type OrderSummary,
+  type VariantRows,
 } from './order-views';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -67,28 +69,27 @@ export interface OrderRecordPage extends Paginated<EntityRecord<Order>> {
   lines?: Map<number, Array<EntityRecord<OrderItem>>>;
 }
 
-/** The first record of `record`'s id in `made` (kept there). */
-function once<R extends { id: number }>(made: Map<number, R>, record: R): R {
-  const first = made.get(record.id);
-  if (first) return first;
-  made.set(record.id, record);
-  return record;
-}
-
 /**
- * Turns lines' rows into records with their variant's and product's records: one record of each
- * variant and product (the first made), however many of the lines given to this mapper share it.
+ * Turns lines' rows into records that hold their variant's record, which holds its product's: one
+ * record of each of `variants` (the rows of the variants the lines name) and of their products.
  */
-function lineMapper(em: EntityManager, selection: RecordSelection | undefined): (lines: OrderLineRows[]) => Array<EntityRecord<OrderItem>> {
+function lineMapper(em: EntityManager, selection: RecordSelection | undefined, variants: VariantRows[]): (line: OrderLineRow) => EntityRecord<OrderItem> {
   const [item, variant, product] = [recordMapper(em, OrderItem, selection), recordMapper(em, ProductVariant, selection), recordMapper(em, Product, selection)];
-  const variants = new Map<number, EntityRecord<ProductVariant>>();
   const products = new Map<number, EntityRecord<Product>>();
-  return (lines) =>
-    lines.map(([itemRow, variantRow, productRow]) => {
-      const lineProduct = once(products, product(productRow));
-      const lineVariant = once(variants, Object.assign(variant(variantRow), { product: lineProduct }));
-      return Object.assign(item(itemRow), { variant: lineVariant });
-    });
+  const variantsById = new Map<number, EntityRecord<ProductVariant>>();
+  for (const [variantRow, productRow] of variants) {
+    const made = product(productRow);
+    const lineProduct = products.get(made.id as number) ?? made;
+    products.set(lineProduct.id as number, lineProduct);
+    const lineVariant = Object.assign(variant(variantRow), { product: lineProduct });
+    variantsById.set(lineVariant.id as number, lineVariant);
+  }
+  return (line) => {
+    const record = item(line);
+    // A variant missing from the rows (none is: lines reference theirs) stays an id, for its loader.
+    record.variant = variantsById.get(record.variant as number) ?? record.variant;
+    return record;
+  };
 }
 
 /** Orders of the caller's workspace and their status flow. */
@@ -101,7 +102,7 @@ export class OrderService {
   /** Newest first, as summaries (one statement). Customers see only their own orders. */
   async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<OrderSummary>> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), 'summary', limit, offset);
+    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), limit, offset);
     return { items: rows, total, page, limit };
   }
 
@@ -119,10 +120,12 @@ export class OrderService {
   ): Promise<OrderRecordPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
     const { selection, withLines = false } = options;
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
-    const [order, customer, lineRecords] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection), lineMapper(ctx.em, selection)];
-    const items = rows.map((row) => Object.assign(order(row.order), { customer: customer(row.customer) }));
-    const lines = withLines ? new Map(rows.map((row) => [row.id, lineRecords(row.lines!)])) : undefined;
+    const { orders, variants, total } = await findOrderRecordPage(ctx.em, this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
+    const [order, customer] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection)];
+    const items = orders.map(([orderRow, customerRow]) => Object.assign(order(orderRow), { customer: customer(customerRow) }));
+    if (!withLines) return { items, total, page, limit };
+    const line = lineMapper(ctx.em, selection, variants);
+    const lines = new Map(orders.map(([, , lineRows], k) => [items[k].id as number, lineRows!.map(line)]));
     return { items, total, page, limit, lines };
   }
 
@@ -133,8 +136,8 @@ export class OrderService {
    */
   async linesOf(ctx: RequestContext, orderIds: readonly number[], selection?: RecordSelection): Promise<Array<EntityRecord<OrderItem>>> {
     if (orderIds.length === 0) return [];
-    const lines = await findOrderLines(ctx.em, this.visible(ctx), orderIds, selection);
-    return lineMapper(ctx.em, selection)(lines.flat());
+    const { lines, variants } = await findOrderLines(ctx.em, this.visible(ctx), orderIds, selection);
+    return lines.map(lineMapper(ctx.em, selection, variants));
   }
 
   /** One order entity; 404 when it does not exist or is not visible. */
