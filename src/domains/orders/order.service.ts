@@ -78,11 +78,12 @@ function lineMapper(em: EntityManager, selection: RecordSelection | undefined, v
   const products = new Map<number, EntityRecord<Product>>();
   const variantsById = new Map<number, EntityRecord<ProductVariant>>();
   for (const [variantRow, productRow] of variants) {
-    const made = product(productRow);
-    const lineProduct = products.get(made.id as number) ?? made;
-    products.set(lineProduct.id as number, lineProduct);
-    const lineVariant = Object.assign(variant(variantRow), { product: lineProduct });
-    variantsById.set(lineVariant.id as number, lineVariant);
+    // Variants come once each; products once per variant, so the first record of each is kept.
+    const record = product(productRow);
+    const shared = products.get(record.id as number) ?? record;
+    products.set(shared.id as number, shared);
+    const made = Object.assign(variant(variantRow), { product: shared });
+    variantsById.set(made.id as number, made);
   }
   return (line) => {
     const record = item(line);
