@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
     });
     await api.register(restShim, { prefix: '/api/v1', limits });
-    await api.register(graphqlPlugin, { services: app.services, limits });
+    await api.register(graphqlPlugin, { services: app.services, limits, concurrentOperations: deps.orm.config.get('pool')?.max ?? 10 });
   });
   return app;
 }

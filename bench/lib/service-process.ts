@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { findFreePort } from '../../src/db/embedded-postgres';
 
 /** The service, started as `npm start` starts it (node dist/src/main.js), in a process of its own. */
@@ -45,10 +46,18 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The Node options `npm start` runs dist/src/main.js with (package.json), so the bench runs the service alike. */
+export function startNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+  const options = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(scripts.start)?.[1];
+  if (options === undefined) throw new Error(`npm start's script does not run dist/src/main.js: ${scripts.start}`);
+  return options.split(' ').filter(Boolean);
+}
+
 /** Starts the built service (API and worker) over `databaseUrl` with BENCH_SERVICE_ENV, and waits for /readyz. */
 export async function startService(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
   const port = await findFreePort();
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], {
+  const child = spawn(process.execPath, [...startNodeOptions(), 'dist/src/main.js'], {
     env: {
       ...process.env,
       ...BENCH_SERVICE_ENV,

@@ -1,9 +1,10 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
+import { Slots } from '../shared/slots';
 import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
@@ -23,8 +24,22 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
-/** Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on. */
-export async function graphqlPlugin(app: FastifyInstance, opts: { services: Services; limits: Limits }): Promise<void> {
+/**
+ * Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on.
+ *
+ * At most `concurrentOperations` requests (the database pool's size) are executed at a time; the
+ * others wait their turn before Apollo builds anything for them. A request that instead waited
+ * inside, for a connection, kept its whole state (Apollo's request context, the loaders, the
+ * promises of every resolver awaiting the statement) alive longer than V8's young-generation
+ * collections are apart: that state was moved to the old generation, and the page's rows,
+ * records and answer, attached to it once the statement returned, stayed there with it until a
+ * full collection (bench/, GraphQL page at 50 connections on a pool of 10: garbage collection
+ * 0.41 → 0.10 ms of CPU a page, 67 → 10 KB a page promoted).
+ */
+export async function graphqlPlugin(
+  app: FastifyInstance,
+  opts: { services: Services; limits: Limits; concurrentOperations: number },
+): Promise<void> {
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphqlContext>({
     gateway: compiledExecution(schema),
@@ -48,13 +63,15 @@ export async function graphqlPlugin(app: FastifyInstance, opts: { services: Serv
   await apollo.start();
   // Stopping in onClose (not the drain plugin, which deadlocks app.close()).
   app.addHook('onClose', async () => apollo.stop());
-  app.route({
+  const execute = fastifyApolloHandler(apollo, {
+    context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
+  });
+  const operations = new Slots(opts.concurrentOperations);
+  app.route<{ Reply: string }, unknown, FastifySchema>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     config: { auth: 'public' },
     schema: { hide: true },
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
-    }),
+    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply)),
   });
 }
