@@ -99,7 +99,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
     });
     await api.register(restShim, { prefix: '/api/v1', limits });
-    await api.register(graphqlPlugin, { services: app.services, limits, concurrentOperations: deps.orm.config.get('pool')?.max ?? 10 });
+    // As many GraphQL operations at a time as the pool has connections (knex's default is 10).
+    const concurrentOperations = deps.orm.config.get('pool')?.max ?? 10;
+    await api.register(graphqlPlugin, { services: app.services, limits, concurrentOperations });
   });
   return app;
 }
