@@ -46,6 +46,24 @@ export function displayValue(type: CellType, value: CellValue): string {
   return value;
 }
 
+/**
+ * `displayValue(type, cellValue(type, raw))`, printed straight from the raw SQL text: the dates
+ * are already the printed text (a timestamp less its seconds), so no Date is made and read back
+ * (a PDF's rows are printed on the request thread, and that round trip was half its work there).
+ */
+export function printedValue(type: CellType, raw: unknown): string {
+  if (raw === null || raw === undefined) return '';
+  switch (type) {
+    case 'text':
+    case 'date':
+      return String(raw);
+    case 'datetime':
+      return String(raw).slice(0, 16).replace('T', ' ');
+    default:
+      return displayValue(type, Number(raw));
+  }
+}
+
 /** Spreadsheet number formats per type. */
 export const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
   integer: '#,##0',
@@ -67,11 +85,14 @@ export class ColumnTotals {
     return this.sums.size > 0;
   }
 
-  add(row: Record<string, CellValue>): void {
+  /** Adds a row's summed columns: typed cells, or the raw SQL values (numerics as text). */
+  add(row: Record<string, unknown>): void {
     for (const [key, sum] of this.sums) {
       const value = row[key];
+      if (value === null || value === undefined) continue;
       // Sums in thousandths so money and quantities add up without binary drift.
-      if (typeof value === 'number') this.sums.set(key, sum + Math.round(value * 1000));
+      const n = Number(value);
+      if (Number.isFinite(n)) this.sums.set(key, sum + Math.round(n * 1000));
     }
   }
 

@@ -3,7 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../errors/app-error';
-import { cellValue, ColumnTotals, displayValue, type CellType, type CellValue } from './export-columns';
+import { cellValue, ColumnTotals, displayValue, printedValue, type CellType, type CellValue } from './export-columns';
 import { checkFilters } from './export-filters';
 import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT, type ExportFilters, type ExportKind } from './export-kinds';
 import type { LogoFetcher } from './pdf/logo-fetch';
@@ -163,9 +163,8 @@ export class ExportService {
       for (let at = 0; at < batch.length; at += ROWS_BETWEEN_TURNS) {
         if (at > 0) await setImmediate();
         for (const raw of batch.slice(at, at + ROWS_BETWEEN_TURNS)) {
-          const cells = this.cellsOf(plan, raw);
-          totals.add(cells);
-          printed.add(columns.map((c) => displayValue(c.type, cells[c.key])));
+          totals.add(raw);
+          printed.add(columns.map((c) => printedValue(c.type, raw[c.key])));
         }
       }
       await onProgress?.(printed.count);

@@ -37,6 +37,7 @@ export interface PdfInput {
 const CELL = '\u001f';
 const ROW = '\u001e';
 const SEPARATORS = /[\u001e\u001f]/g;
+const SEPARATOR = /[\u001e\u001f]/;
 
 /** Printed rows gathered one at a time (as batches are read), packed for the rendering thread. */
 export class PrintedRows {
@@ -47,7 +48,9 @@ export class PrintedRows {
   }
 
   add(cells: readonly string[]): void {
-    this.packed.push(ROW + cells.map((cell) => cell.replace(SEPARATORS, ' ')).join(CELL));
+    // Cells are checked before any is copied: almost none holds a separator.
+    const clean = cells.some((cell) => SEPARATOR.test(cell)) ? cells.map((cell) => cell.replace(SEPARATORS, ' ')) : cells;
+    this.packed.push(ROW + clean.join(CELL));
   }
 
   /** The rows as PdfInput.rows. */
