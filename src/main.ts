@@ -2,6 +2,7 @@ import './v8-flags';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { loadEmbeddedPostgres } from './db/embedded-postgres';
+import { lowerHelperThreads } from './helper-threads';
 import { startRuntime, type Roles, type Runtime } from './runtime';
 
 /** `--api` or `--worker` runs one part; no flag runs both (npm start). */
@@ -12,6 +13,7 @@ function rolesFrom(argv: string[]): Roles {
 }
 
 async function main(): Promise<void> {
+  lowerHelperThreads();
   let config;
   try {
     config = loadConfig();

@@ -21,22 +21,30 @@ export interface LoadResult {
 /**
  * Drives `baseUrl` with autocannon: `connections` keep-alive connections for `seconds`, each
  * request built by `next()` (a different workspace or order each time); with `rate`, a steady
- * number of requests per second in all instead of as many as the server takes.
+ * number of requests per second in all instead of as many as the server takes. With `latencies`,
+ * each answered request's latency (ms) is added to it, for percentiles over several runs.
  */
-export async function httpLoad(options: { baseUrl: string; connections: number; seconds: number; next: () => HttpRequest; rate?: number }): Promise<LoadResult> {
-  const result = await autocannon({
-    url: options.baseUrl,
-    connections: options.connections,
-    duration: options.seconds,
-    overallRate: options.rate,
-    requests: [
+export async function httpLoad(options: { baseUrl: string; connections: number; seconds: number; next: () => HttpRequest; rate?: number; latencies?: number[] }): Promise<LoadResult> {
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
       {
-        setupRequest: (request) => {
-          const r = options.next();
-          return { ...request, method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body };
-        },
+        url: options.baseUrl,
+        connections: options.connections,
+        duration: options.seconds,
+        overallRate: options.rate,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const r = options.next();
+              return { ...request, method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body };
+            },
+          },
+        ],
       },
-    ],
+      (err, done) => (err ? reject(err) : resolve(done)),
+    );
+    const { latencies } = options;
+    if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
   const failures = result.non2xx + result.errors + result.timeouts;
   return { rps: (result.requests.total - result.non2xx) / (result.duration || options.seconds), p50: result.latency.p50, p99: result.latency.p99, failures };
