@@ -85,7 +85,7 @@ async function workspaceFacts(em: EntityManager, organizationId: number): Promis
 
 /**
  * A PDF's rows are read PDF_BATCH_SIZE at a time and printed ROWS_BETWEEN_TURNS between two turns
- * of the event loop (about 1 ms of work): a batch of 1,000 had held the loop 10–27 ms, which other
+ * of the event loop (under 1 ms of work): a batch of 1,000 had held the loop 10–27 ms, which other
  * requests waited out (bench/, PDF pair). XLSX batches stay at BATCH_SIZE: the writer hands each
  * to the compressor and waits, and an export job records its progress once a batch.
  */
