@@ -37,6 +37,14 @@ const envSchema = z.object({
     .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not carry credentials (user:password@)')
     .default('file'),
   PUBLIC_APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  PUBLIC_API_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not carry credentials (user:password@)')
+      // Checked on the text: the URL parser drops an empty `?` or `#`.
+      .refine((v) => !/[?#]/.test(v), 'must not have a query (?) or fragment (#)')
+      .optional(),
+  ),
   WEBHOOK_ALLOWED_PRIVATE_HOSTS: optionalText,
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   WEBHOOK_RETRY_BASE_MS: positiveInt.default(30_000),
@@ -70,6 +78,12 @@ export interface Config {
    * relying party (its host name is the RP ID). Defaults to http://localhost:PORT.
    */
   publicAppUrl: URL;
+  /**
+   * Where clients reach this service, without a trailing slash (`https://api.example.com`, or with
+   * the path a proxy mounts it under): the base of the absolute URLs the API hands out (export
+   * download links). Unset: each request's own protocol and host (per TRUST_PROXY) are used.
+   */
+  publicApiUrl?: string;
   webhook: {
     allowedPrivateHosts: string[];
     timeoutMs: number;
@@ -137,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smsTransport: e.SMS_TRANSPORT,
     publicAppUrl: new URL(e.PUBLIC_APP_URL ?? `http://localhost:${e.PORT}`),
+    publicApiUrl: e.PUBLIC_API_URL === undefined ? undefined : new URL(e.PUBLIC_API_URL).href.replace(/\/+$/, ''),
     webhook: {
       allowedPrivateHosts: (e.WEBHOOK_ALLOWED_PRIVATE_HOSTS ?? '')
         .split(',')

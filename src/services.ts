@@ -76,11 +76,12 @@ export function createServices(deps: Pick<AppDependencies, 'config' | 'secrets' 
 
 /**
  * The exports and their jobs, for the API and the job worker alike. Logos are fetched under the
- * webhooks' address rules (and their WEBHOOK_ALLOWED_PRIVATE_HOSTS).
+ * webhooks' address rules (and their WEBHOOK_ALLOWED_PRIVATE_HOSTS); download links are under
+ * PUBLIC_API_URL when it is set.
  */
 export function exportJobServiceOf(deps: Pick<AppDependencies, 'config' | 'secrets' | 'resolveHost'>): ExportJobService {
   const logos = new LogoFetcher(deps.resolveHost ?? systemResolver, deps.config.webhook.allowedPrivateHosts);
-  return new ExportJobService(new ExportService(new PdfRenderer(), logos), new DownloadLinks(deps.secrets.deriveKey('export-download')));
+  return new ExportJobService(new ExportService(new PdfRenderer(), logos), new DownloadLinks(deps.secrets.deriveKey('export-download'), deps.config.publicApiUrl));
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -103,12 +103,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/exports/files/:id',
     {
-      config: { auth: 'public', budget: 'general' },
+      config: { auth: 'public', budget: 'general', signedUrl: true },
       // HEAD would read every chunk for nothing.
       exposeHeadRoute: false,
       schema: {
         tags,
-        summary: 'The file of an export job, by its pre-signed download URL (no credential needed; one sent must be of the same workspace)',
+        summary: 'The file of an export job, by its pre-signed download URL (no credential or browser User-Agent needed; a credential sent must be of the same workspace)',
         params: IdParams,
         querystring: FileQuery,
         response: fileResponse,

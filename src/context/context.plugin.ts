@@ -21,6 +21,11 @@ declare module 'fastify' {
     auth?: 'public';
     /** `general`: the route spends only the general budget, not its group's (export file downloads). */
     budget?: 'general';
+    /**
+     * The route's URL carries its own credential, a signature (pre-signed export downloads): the
+     * User-Agent rule, which keeps scripts to API keys, does not apply, so curl can fetch it.
+     */
+    signedUrl?: true;
   }
 }
 
@@ -48,7 +53,8 @@ interface ContextOptions {
  * 1. the credential (session token or X-API-Key; a blocked address's keys are not even looked up);
  * 2. the caller's general budget (and the group's, for exports and reports), so every answer,
  *    refusals included, carries the rate-limit headers;
- * 3. refusals: a bad credential, the User-Agent rule (requests without a key), a key's scopes;
+ * 3. refusals: a bad credential, the User-Agent rule (requests without a key, on routes without a
+ *    signed URL), a key's scopes;
  * 4. an EntityManager fork scoped to the caller's organization.
  * Routes not marked public are refused (401) before their input is even validated.
  */
@@ -90,7 +96,7 @@ export const contextPlugin = fp(
       if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
       if (refusal) throw refusal;
 
-      if (principal?.kind !== 'apiKey') {
+      if (principal?.kind !== 'apiKey' && request.routeOptions.config?.signedUrl !== true) {
         const problem = userAgentProblem(request.headers['user-agent']);
         if (problem) throw new ForbiddenError(problem);
       }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
 import type { RecordSelection } from '../db/entity-records';
 import { budgetKey, type Limits } from '../context/rate-limits';
+import { requestBaseUrl } from '../context/request-base-url';
 import type { Services } from '../services';
 import { createLoaders, type Loaders } from './loaders';
 
@@ -19,6 +20,8 @@ export interface GraphqlContext {
   operation: { selection?: RecordSelection };
   /** The request's logger (carries the request id). */
   log: FastifyBaseLogger;
+  /** The base URL the request reached the service at (absolute links when PUBLIC_API_URL is unset); 400 for a host that is none. */
+  requestBaseUrl(): string;
   /**
    * Spends one request of a budget beyond the general one (429 when spent): sign-in budgets are
    * keyed on the account (`accountKey`), signup on the client address, exports on the caller.
@@ -36,6 +39,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     loaders: createLoaders(request.ctx, services, () => operation.selection),
     operation,
     log: request.log,
+    requestBaseUrl: () => requestBaseUrl(request),
     spend: (budget: 'signIn' | 'signup' | 'exports', account?: string) =>
       limits.spend(request, reply, budget, budgetKey(request, budget, account)),
   };

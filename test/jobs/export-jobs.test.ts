@@ -79,9 +79,13 @@ type Filters = Record<string, unknown>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ms = (iso: string | null) => Date.parse(iso!);
 
-/** The signed query of a download URL. */
+/** Where injected requests say they are sent (light-my-request's default Host): the base of the links the app hands them. */
+const INJECT_BASE = 'http://localhost:80';
+const injectBase = () => INJECT_BASE;
+
+/** The signed query of a download URL (absolute, under the requests' base). */
 function linkParts(url: string): { id: number; expires: number; signature: string } {
-  const match = /^\/api\/v1\/exports\/files\/(\d+)\?expires=(\d+)&signature=([A-Za-z0-9_-]+)$/.exec(url);
+  const match = /^http:\/\/localhost:80\/api\/v1\/exports\/files\/(\d+)\?expires=(\d+)&signature=([A-Za-z0-9_-]+)$/.exec(url);
   expect(match, url).not.toBeNull();
   return { id: Number(match![1]), expires: Number(match![2]), signature: match![3] };
 }
@@ -558,7 +562,7 @@ describe('export jobs over GraphQL, run by the worker', () => {
       );
       expect(stored.same).toBe(true);
 
-      const link = new DownloadLinks(secretsFrom(t.config.jwtSecret!).deriveKey('export-download')).issue(ws.organizationId, job.id, new Date(Date.now() + 60 * 60_000));
+      const link = new DownloadLinks(secretsFrom(t.config.jwtSecret!).deriveKey('export-download')).issue(ws.organizationId, job.id, new Date(Date.now() + 60 * 60_000), injectBase);
       const res = await s.download(link.url);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe(XLSX_TYPE);
@@ -652,14 +656,14 @@ describe('export jobs over GraphQL, run by the worker', () => {
 
     it('refuses a link past its own expiry with 403, though the file is still kept', async () => {
       const fileExpiresAt = new Date(ms(readyJob.expiresAt));
-      const stale = links().issue(ws.organizationId, readyJob.id, fileExpiresAt, new Date(Date.now() - DOWNLOAD_LINK_TTL_MS - 60_000));
+      const stale = links().issue(ws.organizationId, readyJob.id, fileExpiresAt, injectBase, new Date(Date.now() - DOWNLOAD_LINK_TTL_MS - 60_000));
       expect(stale.expiresAt.getTime()).toBeLessThan(Date.now());
       expectErrorBody(await s.download(stale.url), 403, EXPIRED_LINK);
       // Signed for another workspace, an otherwise valid link is not ours.
-      const foreign = links().issue(other.organizationId, readyJob.id, fileExpiresAt);
+      const foreign = links().issue(other.organizationId, readyJob.id, fileExpiresAt, injectBase);
       expectErrorBody(await s.download(foreign.url), 403, INVALID_LINK);
       // A link minted now with the same key works: only the expiry was wrong.
-      expect((await s.download(links().issue(ws.organizationId, readyJob.id, fileExpiresAt).url)).statusCode).toBe(200);
+      expect((await s.download(links().issue(ws.organizationId, readyJob.id, fileExpiresAt, injectBase).url)).statusCode).toBe(200);
     });
 
     it('never hands out a link that outlives the file', async () => {
@@ -1034,7 +1038,7 @@ describe('export jobs failing while running', () => {
     }
     // A link forged for a failed job finds no file.
     const links = new DownloadLinks(secretsFrom(t.config.jwtSecret!).deriveKey('export-download'));
-    expectErrorBody(await s.download(links.issue(ws.organizationId, jobs.gone.id, new Date(Date.now() + 60_000)).url), 410, FILE_GONE);
+    expectErrorBody(await s.download(links.issue(ws.organizationId, jobs.gone.id, new Date(Date.now() + 60_000), injectBase).url), 410, FILE_GONE);
   });
 
   it('retries a job that failed for another reason (QUEUED again, no error shown meanwhile), and it succeeds once the cause is gone', async () => {

@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }).publicAppUrl.origin).toBe('http://localhost:8080');
   });
 
+  it('takes the public API URL, the base of absolute links the API hands out (path kept, trailing slash dropped)', () => {
+    expect(loadConfig({}).publicApiUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_API_URL: '' }).publicApiUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_API_URL: 'https://API.example.com' }).publicApiUrl).toBe('https://api.example.com');
+    expect(loadConfig({ PUBLIC_API_URL: 'https://example.com:8443/sales/' }).publicApiUrl).toBe('https://example.com:8443/sales');
+    expect(loadConfig({ PUBLIC_API_URL: 'http://127.0.0.1:3000' }).publicApiUrl).toBe('http://127.0.0.1:3000');
+  });
+
   it('reads every variable', () => {
     const c = loadConfig({
       PORT: '8080',
@@ -74,6 +82,12 @@ describe('loadConfig', () => {
     [{ SMS_TRANSPORT: 'carrier-pigeon' }, /SMS_TRANSPORT/],
     [{ PUBLIC_APP_URL: 'app.example.com' }, /PUBLIC_APP_URL/],
     [{ PUBLIC_APP_URL: 'ftp://app.example.com' }, /PUBLIC_APP_URL/],
+    [{ PUBLIC_API_URL: 'api.example.com' }, /PUBLIC_API_URL: must be an http\(s\) URL/],
+    [{ PUBLIC_API_URL: 'ftp://api.example.com' }, /PUBLIC_API_URL: must be an http\(s\) URL/],
+    [{ PUBLIC_API_URL: 'https://user:secret@api.example.com' }, /PUBLIC_API_URL: must not carry credentials/],
+    [{ PUBLIC_API_URL: 'https://api.example.com/?v=1' }, /PUBLIC_API_URL: must not have a query/],
+    [{ PUBLIC_API_URL: 'https://api.example.com/?' }, /PUBLIC_API_URL: must not have a query/],
+    [{ PUBLIC_API_URL: 'https://api.example.com/#top' }, /PUBLIC_API_URL: must not have a query/],
   ])('refuses %o naming the variable', (env, pattern) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(pattern);

@@ -12,16 +12,23 @@ export interface DownloadLink {
 /**
  * Pre-signed download URLs of export files, like a storage service's: the URL itself is the
  * credential, bound to one export of one workspace (HMAC-SHA256 over both and the expiry) and
- * valid for DOWNLOAD_LINK_TTL_MS, never past the file's own expiry.
+ * valid for DOWNLOAD_LINK_TTL_MS, never past the file's own expiry. The URL is absolute, so any
+ * client can open it as given: under `publicApiUrl` (PUBLIC_API_URL) when set, else under the base
+ * URL the asking request reached the service at.
  */
 export class DownloadLinks {
-  constructor(private readonly key: Buffer) {}
+  constructor(
+    private readonly key: Buffer,
+    private readonly publicApiUrl?: string,
+  ) {}
 
-  issue(organizationId: number, exportId: number, fileExpiresAt: Date, now = new Date()): DownloadLink {
+  /** `requestBaseUrl` is asked only when PUBLIC_API_URL is unset. */
+  issue(organizationId: number, exportId: number, fileExpiresAt: Date, requestBaseUrl: () => string, now = new Date()): DownloadLink {
     const expiresAt = new Date(Math.min(now.getTime() + DOWNLOAD_LINK_TTL_MS, fileExpiresAt.getTime()));
     const expires = Math.floor(expiresAt.getTime() / 1000);
     const signature = this.sign(organizationId, exportId, expires);
-    return { url: `/api/v1/exports/files/${exportId}?expires=${expires}&signature=${signature}`, expiresAt: new Date(expires * 1000) };
+    const base = this.publicApiUrl ?? requestBaseUrl();
+    return { url: `${base}/api/v1/exports/files/${exportId}?expires=${expires}&signature=${signature}`, expiresAt: new Date(expires * 1000) };
   }
 
   /** Whether `signature` is this service's for that export, workspace and expiry (compared in constant time). */

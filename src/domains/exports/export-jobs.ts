@@ -63,17 +63,20 @@ export class ExportJobService {
     return { job, download: null };
   }
 
-  /** One export job of the caller's workspace (404 for another's). */
-  async get(ctx: RequestContext, id: number): Promise<ExportJobView> {
+  /**
+   * One export job of the caller's workspace (404 for another's); its download link is absolute,
+   * under PUBLIC_API_URL or else `requestBaseUrl()`, the base URL the request came to.
+   */
+  async get(ctx: RequestContext, id: number, requestBaseUrl: () => string): Promise<ExportJobView> {
     ctx.requireAdminOrKey();
     const job = await ctx.em.findOne(ExportJob, { id });
     if (!job) throw new NotFoundError('Export', id);
-    return { job, download: this.linkOf(job) };
+    return { job, download: this.linkOf(job, requestBaseUrl) };
   }
 
-  private linkOf(job: ExportJob): DownloadLink | null {
+  private linkOf(job: ExportJob, requestBaseUrl: () => string): DownloadLink | null {
     if (job.status !== ExportStatus.READY || !job.expiresAt || job.expiresAt.getTime() <= Date.now()) return null;
-    return this.links.issue(job.organizationId, job.id, job.expiresAt);
+    return this.links.issue(job.organizationId, job.id, job.expiresAt, requestBaseUrl);
   }
 
   /**

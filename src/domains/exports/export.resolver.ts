@@ -46,7 +46,8 @@ class ExportJobType {
   @Field(() => Date, { nullable: true, description: 'When the file is deleted.' }) expiresAt!: Date | null;
   @Field(() => String, {
     nullable: true,
-    description: 'When ready: a pre-signed path under the API (GET /api/v1/exports/files/{id}?expires=…&signature=…) that works without a credential until downloadUrlExpiresAt (15 minutes); ask again for a fresh one.',
+    description:
+      'When ready: an absolute pre-signed URL (…/api/v1/exports/files/{id}?expires=…&signature=…, under PUBLIC_API_URL or else the base URL this request came to) that works without a credential or browser User-Agent until downloadUrlExpiresAt (15 minutes); ask again for a fresh one.',
   })
   downloadUrl!: string | null;
   @Field(() => Date, { nullable: true }) downloadUrlExpiresAt!: Date | null;
@@ -99,7 +100,7 @@ export class ExportResolver {
 
   @InGroup('exports')
   @Query(() => ExportJobType, { name: 'export', description: 'An export job of this workspace: status, progress and, once ready, a download URL.' })
-  async exportJob(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<ExportJobType> {
-    return present(await services.exportJobs.get(ctx, id));
+  async exportJob(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, requestBaseUrl }: GraphqlContext): Promise<ExportJobType> {
+    return present(await services.exportJobs.get(ctx, id, requestBaseUrl));
   }
 }
