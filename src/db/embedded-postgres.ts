@@ -106,7 +106,7 @@ async function takeOverDirectory(directory: string, notice: (line: string) => vo
   if (found.state === 'owned') {
     throw new Error(
       `The embedded PostgreSQL of ${directory} (pid ${found.pid}, port ${found.port}) belongs to process ` +
-        `${describeProcess(found.owner, found.owner?.pid ?? 0)}, which is still running: stop that process first, or use another DATA_DIR`,
+        `${describeProcess(found.owner, found.ownerPid)}, which is still running: stop that process first, or use another DATA_DIR`,
     );
   }
   if (found.state === 'foreign') {

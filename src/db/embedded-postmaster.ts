@@ -17,7 +17,7 @@ import { processInfo, type ProcessInfo } from './process-info';
 export type PostmasterState =
   | { state: 'free' }
   | { state: 'stale' | 'foreign'; pid: number; holder: ProcessInfo }
-  | { state: 'owned'; pid: number; port: number; owner: ProcessInfo | null }
+  | { state: 'owned'; pid: number; port: number; ownerPid: number; owner: ProcessInfo | null }
   | { state: 'orphaned'; pid: number; port: number };
 
 /** What the process that started a postmaster records beside its data directory (`<directory>.owner`). */
@@ -104,7 +104,7 @@ export function inspectPostmaster(directory: string, binary: string): Postmaster
   const record = readOwnerRecord(directory);
   const owned = record?.postmaster === lock.pid ? holder.ppid === record.pid : holder.ppid !== 1;
   if (!owned) return { state: 'orphaned', pid: lock.pid, port: lock.port };
-  return { state: 'owned', pid: lock.pid, port: lock.port, owner: processInfo(holder.ppid) };
+  return { state: 'owned', pid: lock.pid, port: lock.port, ownerPid: holder.ppid, owner: processInfo(holder.ppid) };
 }
 
 /** Removes a `postmaster.pid` that names a live process other than this directory's PostgreSQL. */
