@@ -1,5 +1,6 @@
 import './v8-flags';
 import 'reflect-metadata';
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { loadEmbeddedPostgres } from './db/embedded-postgres';
 import { lowerHelperThreads } from './helper-threads';
@@ -54,8 +55,15 @@ async function main(): Promise<void> {
   await starting;
 }
 
+/** The cause of a failed start-up in words: an Error's message and its causes', or what was thrown instead. */
+function failureText(err: unknown): string {
+  if (err instanceof Error) return err.cause === undefined ? err.message : `${err.message} (cause: ${failureText(err.cause)})`;
+  if (err === undefined || err === null) return 'a step failed without giving a reason';
+  return inspect(err);
+}
+
 main().catch((err) => {
-  console.error('Start-up failed:', err instanceof Error ? err.message : err);
+  console.error('Start-up failed:', failureText(err));
   // Exit explicitly: the runtime may hold timers and connections that would keep the process alive.
   process.exit(1);
 });

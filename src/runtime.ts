@@ -26,7 +26,7 @@ export interface Runtime {
 async function openDatabase(config: Config, say: (line: string) => void): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   say('DATABASE_URL is not set: starting the embedded PostgreSQL…');
-  const embedded = await startEmbeddedPostgres(embeddedDatabaseOf(config));
+  const embedded = await startEmbeddedPostgres({ ...embeddedDatabaseOf(config), notice: say });
   say(`Embedded PostgreSQL on ${new URL(embedded.url).host} (data in ${path.join(config.dataDir, 'pg')})`);
   return { url: embedded.url, embedded };
 }

@@ -56,7 +56,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   }
 }
 
-/** The floor: the embedded PostgreSQL alone starting on the same data directory. */
+/** The floor: the embedded PostgreSQL alone starting on the same data directory (durable, as `npm start` runs it). */
 async function postgresAlone(): Promise<number> {
   const started = performance.now();
   const embedded = await startEmbeddedPostgres(embeddedDatabaseOf(loadConfig({ DATA_DIR: STARTUP_DATA_DIR })));

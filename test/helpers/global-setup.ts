@@ -53,7 +53,8 @@ export async function setup(project: TestProject): Promise<void> {
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sd-test-pg-'));
     chmodSync(dataDir, 0o755); // PostgreSQL runs as the `postgres` user when we are root
-    embedded = await startEmbeddedPostgres({ directory: path.join(dataDir, 'pg'), password: 'test', database: 'postgres' });
+    // Throwaway data: no fsync (start-up and every commit are faster; durability is tested on its own).
+    embedded = await startEmbeddedPostgres({ directory: path.join(dataDir, 'pg'), password: 'test', database: 'postgres', durable: false });
     adminUrl = embedded.adminUrl;
   }
   template = `sd_template_${process.pid}_${Date.now()}`;
