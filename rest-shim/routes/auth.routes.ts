@@ -104,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
       schema: {
         tags: ['Authentication'],
         summary: 'End the current session (extension); its token stops working at once',
-        response: { 200: ErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: Type.Object({ response_code: Type.Integer(), message: Type.String() }), '4xx': ErrorBody, '5xx': ErrorBody },
       },
     },
     async (request) => {
