@@ -239,6 +239,9 @@ describe('input hardening', () => {
       expect(revoked.statusCode, revoked.body).toBe(200);
       const unknown = await t.request({ method: 'POST', url: '/api/v1/no-such-thing', token: ws.token, headers: empty });
       expect(unknown.statusCode, unknown.body).toBe(404);
+      // GraphQL takes its body unvalidated: an empty one is Apollo's 400, not a 5xx.
+      const graphql = await t.request({ method: 'POST', url: '/graphql', token: ws.token, headers: empty });
+      expect(graphql.statusCode, graphql.body).toBe(400);
       const other = await createWorkspace(t);
       const logout = await t.request({ method: 'POST', url: '/api/v1/auth/logout', token: other.token, headers: empty });
       expect(logout.statusCode, logout.body).toBe(200);
