@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { closedObjects } from '../src/shared/validator-compiler';
 
 /** Interface version shown in the OpenAPI document. */
 export const API_VERSION = '1.0.0';
@@ -20,7 +21,8 @@ export const apiDocsPlugin = fp(
           version: API_VERSION,
           description:
             'REST compatibility layer. Every request is scoped to the organization of its credential. ' +
-            'Success bodies use the envelope {response_code, message?, data, pagination?}; errors are {response_code, message}.',
+            'Success bodies use the envelope {response_code, message?, data, pagination?}; errors are {response_code, message}, ' +
+            'and a 400 adds errors: [{field, message}], every invalid field. JSON bodies with unknown fields are refused.',
         },
         servers: [{ url: '/api/v1' }],
         components: {
@@ -31,7 +33,11 @@ export const apiDocsPlugin = fp(
         },
         security: [{ bearerAuth: [] }, { apiKey: [] }],
       },
-      transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api\/v1/, '') }),
+      // Request bodies are documented as validated: closed to unknown fields (validator-compiler.ts).
+      transform: ({ schema, url }) => ({
+        schema: schema?.body ? { ...schema, body: closedObjects(schema.body) } : schema,
+        url: url.replace(/^\/api\/v1/, ''),
+      }),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,3 +1,4 @@
+import type { FieldError } from '../src/errors/error-response';
 import type { Paginated } from '../src/shared/pagination';
 
 /** Pagination object of list responses. */
@@ -37,7 +38,7 @@ export function paginated<T, R>(page: Paginated<T>, present: (row: T) => R) {
   };
 }
 
-/** `{response_code, message}`: every error. */
-export function errorBody(status: number, message: string) {
-  return { response_code: status, message };
+/** `{response_code, message}`: every error; a 400 adds `errors`, every invalid field (extension). */
+export function errorBody(status: number, message: string, errors?: FieldError[]) {
+  return errors ? { response_code: status, message, errors } : { response_code: status, message };
 }

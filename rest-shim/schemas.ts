@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/shared/pagination';
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -8,8 +9,8 @@ export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description
 
 /** `page` and `limit` of every list. */
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 to ${MAX_PAGE}` })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })),
 };
 
 /** `status` filter of 1 (active) or 0 (inactive). */
@@ -21,8 +22,24 @@ export const Timestamp = Type.Unsafe<Date | string>(Type.String({ format: 'date-
 /** A calendar date, YYYY-MM-DD. */
 export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
-/** The error body. */
-export const ErrorBody = Type.Object({ response_code: Type.Integer(), message: Type.String() });
+/** The body of a 5xx: `{response_code, message}`. */
+export const ServerErrorBody = Type.Object({ response_code: Type.Integer(), message: Type.String() });
+
+/** The body of a 4xx; a 400 lists every invalid field in `errors` (extension), `message` being the first. */
+export const ErrorBody = Type.Object({
+  response_code: Type.Integer(),
+  message: Type.String(),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        // One type list rather than a union: the same meaning in a tenth of the OpenAPI text, repeated on every route.
+        field: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'As the request spells it; null: the request as a whole' }),
+        message: Type.String(),
+      }),
+      { description: 'On a 400: every invalid field (extension)' },
+    ),
+  ),
+});
 
 const Pagination = Type.Object({
   total: Type.Integer(),
@@ -31,7 +48,7 @@ const Pagination = Type.Object({
   total_pages: Type.Integer(),
 });
 
-const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+const errors = { '4xx': ErrorBody, '5xx': ServerErrorBody };
 
 /** Responses of a read: `{response_code, data}`. */
 export function okResponse<T extends TSchema>(data: T) {

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
-import { contextPlugin } from './context/context.plugin';
+import { admission, contextPlugin } from './context/context.plugin';
+import { answerMalformedUrl, type Charge } from './context/malformed-url';
 import { registerLimits } from './context/rate-limits';
 import { requestLogSerializer } from './context/request-log';
 import { isDatabaseReady } from './db/orm';
@@ -13,6 +14,7 @@ import { answerFor } from './errors/error-response';
 import { graphqlPlugin } from './graphql/graphql.plugin';
 import { serializersBuiltOnFirstCall } from './shared/serializer-compiler';
 import { createValidatorCompiler } from './shared/validator-compiler';
+import { acceptEmptyBodiesWhereNoneIsTaken } from './shared/json-body';
 import type { Secrets } from './secrets';
 import type { HostResolver } from './domains/webhooks/target-guard';
 import { createServices, type Services } from './services';
@@ -49,6 +51,7 @@ export interface AppDependencies {
 
 /** Builds the Fastify instance with the REST shim, GraphQL, docs and probes. Does not listen. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  let chargeMalformed: Charge | undefined;
   const app = Fastify({
     logger: deps.silent
       ? false
@@ -60,11 +63,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
-    // A URL Fastify cannot decode never reaches a route or hook: answer it in the envelope too.
-    // (The only framework error this app can meet: no route has an async constraint.)
-    frameworkErrors: (_err, _request, reply) => {
-      void (reply as FastifyReply).code(400).send(errorBody(400, 'Malformed request URL'));
-    },
+    // A URL Fastify cannot decode never reaches a route or hook: answer it in the envelope too,
+    // charged to the caller's budgets (set below, once they exist). (The only framework errors
+    // this app can meet: no route has an async constraint.)
+    frameworkErrors: (_err, request, reply) => void answerMalformedUrl(request as FastifyRequest, reply as FastifyReply, chargeMalformed),
     schemaController: { compilersFactory: { buildSerializer: serializersBuiltOnFirstCall } },
   });
   app.setValidatorCompiler(createValidatorCompiler());
@@ -84,16 +86,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(async (api) => {
     // A JSON API: every body that is not JSON is refused with 415.
     api.removeContentTypeParser('text/plain');
+    acceptEmptyBodiesWhereNoneIsTaken(api);
     api.setErrorHandler((err, request, reply) => {
       const answer = answerFor(err);
       if (answer.status >= 500) request.log.error({ err }, 'request failed');
       if (request.routeOptions.url === '/graphql') {
         return reply.code(answer.status).send({ errors: [{ message: answer.message, extensions: { code: answer.code } }] });
       }
-      return reply.code(answer.status).send(errorBody(answer.status, answer.message));
+      return reply.code(answer.status).send(errorBody(answer.status, answer.message, answer.errors));
     });
     const limits = await registerLimits(api, { config: deps.config, redis: deps.redis, namespace: deps.rateLimitNamespace ?? 'sd' });
-    await api.register(contextPlugin, { orm: deps.orm, sessions: app.services.sessions, apiKeys: app.services.apiKeyAuthenticator, limits });
+    const contextOptions = { orm: deps.orm, sessions: app.services.sessions, apiKeys: app.services.apiKeyAuthenticator, limits };
+    await api.register(contextPlugin, contextOptions);
+    const admit = admission(contextOptions);
+    chargeMalformed = (request, reply) => admit(request, reply, deps.orm.em.fork());
     // Unknown paths outside /api/v1 (PUT /graphql, /api/v2/...) pass the same hook and answer 404 in the envelope.
     api.setNotFoundHandler(async (request) => {
       throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);

@@ -6,11 +6,11 @@ import { CODE_TTL_MS } from '../../src/domains/auth/one-time-codes';
 import { SignInCodePurpose } from '../../src/domains/auth/sign-in-code.entity';
 import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
 import { created } from '../envelope';
-import { createdResponse, ErrorBody, Timestamp } from '../schemas';
+import { createdResponse, ErrorBody, ServerErrorBody, Timestamp } from '../schemas';
 
 const Message = Type.Object({ response_code: Type.Integer(), message: Type.String() });
-const messageResponse = { 200: Message, '4xx': ErrorBody, '5xx': ErrorBody };
-const signInResponse = { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ErrorBody };
+const messageResponse = { 200: Message, '4xx': ErrorBody, '5xx': ServerErrorBody };
+const signInResponse = { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ServerErrorBody };
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
 /** One-time codes and links: SMS codes, magic links, set-password links and the desktop hand-off. */
@@ -34,7 +34,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
             data: Type.Object({ code_length: Type.Integer(), expires_in_seconds: Type.Integer() }),
           }),
           '4xx': ErrorBody,
-          '5xx': ErrorBody,
+          '5xx': ServerErrorBody,
         },
       },
     },

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../src/errors/app-error';
 import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
 import { presentUserProfile, UserProfileBody } from '../presenters/user.presenter';
 import { presentWorkspace, WorkspaceBody } from '../presenters/workspace.presenter';
-import { ErrorBody, Nullable, okResponse } from '../schemas';
+import { ErrorBody, ServerErrorBody, Nullable, okResponse } from '../schemas';
 import { ok } from '../envelope';
 
 const LoginBody = Type.Object({
@@ -32,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
         summary: 'A bot-check challenge for the ALTCHA widget (extension; CHALLENGE_PROVIDER=altcha)',
         description: 'Answers the bare ALTCHA challenge object, as the widget expects. Signed, expires in 10 minutes, redeemable once.',
         security: [],
-        response: { 200: Type.Object({}, { additionalProperties: true }), '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: Type.Object({}, { additionalProperties: true }), '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (_request, reply) => {
@@ -52,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
         summary: 'Sign in with e-mail, password and a bot-check token',
         security: [],
         body: LoginBody,
-        response: { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => {
@@ -74,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
         tags: ['Authentication'],
         summary: 'Change the password (extension); every earlier session token stops working',
         body: ChangePasswordBody,
-        response: { 200: MessageWithToken, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: MessageWithToken, '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => {
@@ -104,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
       schema: {
         tags: ['Authentication'],
         summary: 'End the current session (extension); its token stops working at once',
-        response: { 200: ErrorBody, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: Type.Object({ response_code: Type.Integer(), message: Type.String() }), '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_TYPES, ExportFormat, ExportKind, type ExportFilters } from '../../src/domains/exports/export-kinds';
 import { USER_TYPE_NAMES } from '../../src/domains/users/user.entity';
-import { DateString, ErrorBody, IdParams, StatusFilter } from '../schemas';
+import { DateString, ErrorBody, ServerErrorBody, IdParams, StatusFilter } from '../schemas';
 
 const format = Type.Optional(Type.String({ enum: Object.values(ExportFormat), default: ExportFormat.XLSX, description: 'xlsx (default) or pdf' }));
 
@@ -37,7 +37,7 @@ const fileResponse = {
     content: { [CONTENT_TYPES.xlsx]: { schema: binary }, [CONTENT_TYPES.pdf]: { schema: binary } },
   },
   '4xx': ErrorBody,
-  '5xx': ErrorBody,
+  '5xx': ServerErrorBody,
 };
 
 const attachment = (fileName: string) => `attachment; filename="${fileName}"`;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ValidationError } from '../../src/errors/app-error';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
 import { changed, created, ok, paginated } from '../envelope';
 import {
@@ -36,9 +37,28 @@ const CreateOrderBody = Type.Object({
   mode_of_payment: Type.Optional(Nullable(Type.String({ enum: [...PAYMENT_MODES], description: 'Extension' }))),
 });
 
+const NextStatus = { enum: [2, 3, 4] };
 const StatusBody = Type.Object({
-  order_status: Type.Integer({ enum: [2, 3, 4], description: 'Only the next status: 1→2→3→4' }),
+  order_status: Type.Optional(Type.Integer({ ...NextStatus, description: 'Only the next status: 1→2→3→4. Required unless the deprecated `status` is sent' })),
+  status: Type.Optional(Type.Integer({ ...NextStatus, deprecated: true, description: 'Deprecated alias of order_status (the interface guide sends it); answered with a Deprecation header' })),
 });
+
+/**
+ * `Deprecation` (RFC 9745: the date from which `status` is deprecated, as a structured-field date)
+ * and a `Link` to the API reference, on answers to a body that used the alias.
+ */
+const STATUS_ALIAS_DEPRECATION = { deprecation: `@${Date.UTC(2026, 10, 26) / 1000}`, link: '</docs>; rel="deprecation"; type="text/html"' };
+
+/** The status a PATCH /orders/{id}/status body asks for: `order_status`, or its alias `status` (both only if equal). */
+function requestedStatus(body: { order_status?: number; status?: number }): { status: number; viaAlias: boolean } {
+  const { order_status: named, status: alias } = body;
+  if (named !== undefined && alias !== undefined && named !== alias) {
+    throw new ValidationError('status', 'is a deprecated alias of order_status and must not differ from it; send order_status alone');
+  }
+  if (named !== undefined) return { status: named, viaAlias: alias !== undefined };
+  if (alias !== undefined) return { status: alias, viaAlias: true };
+  throw new ValidationError('order_status', 'is required');
+}
 
 /** GET/POST /orders, GET /orders/{id}, PATCH /orders/{id}/status. */
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -97,8 +117,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: changedResponse(OrderStatusBody),
       },
     },
-    async (request) => {
-      const order = await app.services.orders.changeStatus(request.ctx, request.params.id, request.body.order_status);
+    async (request, reply) => {
+      const { status, viaAlias } = requestedStatus(request.body);
+      if (viaAlias) reply.header('deprecation', STATUS_ALIAS_DEPRECATION.deprecation).header('link', STATUS_ALIAS_DEPRECATION.link);
+      const order = await app.services.orders.changeStatus(request.ctx, request.params.id, status);
       return changed('Order status updated', presentOrderStatus(order));
     },
   );

@@ -3,7 +3,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { Type } from '@sinclair/typebox';
 import { presentPasskey, presentSignIn, PasskeyBody, SignInAnswer } from '../presenters/sign-in.presenter';
 import { changed, created, ok } from '../envelope';
-import { changedResponse, createdResponse, ErrorBody, IdParams, Nullable, okResponse } from '../schemas';
+import { changedResponse, createdResponse, ErrorBody, ServerErrorBody, IdParams, Nullable, okResponse } from '../schemas';
 
 /** A WebAuthn JSON object as @simplewebauthn/browser produces it; the library checks its inside. */
 const WebAuthnJson = Type.Object({ id: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: true });
@@ -66,7 +66,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Sign in with a passkey assertion',
         security: [],
         body: Type.Object({ response: WebAuthnJson }),
-        response: { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => presentSignIn(await app.services.passkeys.login(request.ctx, request.body.response as unknown as AuthenticationResponseJSON)),

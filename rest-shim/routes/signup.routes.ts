@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { budgetKey, type Limits } from '../../src/context/rate-limits';
 import { presentSessionUser, presentSessionWorkspace, SessionUserBody, SessionWorkspaceBody } from '../presenters/sign-in.presenter';
-import { ErrorBody } from '../schemas';
+import { ErrorBody, ServerErrorBody } from '../schemas';
 
 const SignupBody = Type.Object({
   first_name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -33,7 +33,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async
         summary: 'Create a workspace and its first admin user',
         security: [],
         body: SignupBody,
-        response: { 201: SignupAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 201: SignupAnswer, '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request, reply) => {

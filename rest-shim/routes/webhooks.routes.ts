@@ -16,7 +16,7 @@ import {
   UpdatedWebhookBody,
   WebhookBody,
 } from '../presenters/webhook.presenter';
-import { changedResponse, createdResponse, ErrorBody, IdParams, okResponse } from '../schemas';
+import { changedResponse, createdResponse, ErrorBody, ServerErrorBody, IdParams, okResponse } from '../schemas';
 
 const Events = Type.Union([Type.Array(Type.String({ maxLength: 60 }), { maxItems: 20 }), Type.String({ maxLength: 200 })], {
   description: `Array or comma-separated string of: ${WEBHOOK_EVENTS.join(', ')}`,
@@ -57,7 +57,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Type.Object({ response_code: Type.Integer(), data: Type.Array(WebhookBody), supported_events: Type.Array(Type.String()) }),
           '4xx': ErrorBody,
-          '5xx': ErrorBody,
+          '5xx': ServerErrorBody,
         },
       },
     },
@@ -100,7 +100,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Delete an endpoint: queued deliveries are cancelled, the secret discarded, the log kept',
         params: IdParams,
-        response: { 200: Type.Object({ response_code: Type.Integer(), message: Type.String() }), '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: Type.Object({ response_code: Type.Integer(), message: Type.String() }), '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => {

@@ -41,59 +41,79 @@ function bearerToken(request: FastifyRequest): string | null {
   return match[1];
 }
 
-interface ContextOptions {
+export interface ContextOptions {
   orm: MikroORM;
   sessions: SessionService;
   apiKeys: ApiKeyAuthenticator;
   limits: Limits;
 }
 
+/** A request's caller as the first step found it: the credential, or the refusal it met. */
+interface Admission {
+  principal: Principal | null;
+  refusal: unknown;
+  /** The route group (`routeGroupOf`), null outside /api/v1. */
+  group: string | null;
+}
+
+/**
+ * The first step of every request: the credential (session token or X-API-Key; a blocked
+ * address's keys are not even looked up), then the caller's general budget (and the group's, for
+ * exports and reports), so every answer, refusals included, carries the rate-limit headers.
+ * A spent budget throws (429); a bad credential is handed back, to be refused after the charge.
+ */
+export function admission(opts: ContextOptions) {
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply, em: RequestContext['em']): Promise<Principal | null> => {
+    const presentedKey = request.headers['x-api-key'];
+    if (presentedKey === undefined) {
+      const token = bearerToken(request);
+      return token ? opts.sessions.authenticate(em, token) : null;
+    }
+    if (request.headers.authorization !== undefined) {
+      throw new ValidationError(null, 'Send one credential: either X-API-Key or Authorization, not both');
+    }
+    await opts.limits.assertNotSpent(request, reply, 'badKey', budgetKey(request, 'badKey'));
+    try {
+      return await opts.apiKeys.authenticate(em, Array.isArray(presentedKey) ? '' : presentedKey);
+    } catch (err) {
+      if (err instanceof UnauthenticatedError) await opts.limits.spend(request, reply, 'badKey', budgetKey(request, 'badKey'));
+      throw err;
+    }
+  };
+
+  return async (request: FastifyRequest, reply: FastifyReply, em: RequestContext['em']): Promise<Admission> => {
+    let principal: Principal | null = null;
+    let refusal: unknown = null;
+    try {
+      principal = await authenticate(request, reply, em);
+    } catch (err) {
+      refusal = err;
+    }
+    const caller = callerKey(principal, request.ip);
+    const group = routeGroupOf(request);
+    await opts.limits.spend(request, reply, 'general', caller);
+    const groupBudget = group && request.routeOptions.config?.budget !== 'general' && GROUP_BUDGETS[group];
+    if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
+    return { principal, refusal, group };
+  };
+}
+
 /**
  * The one hook that builds the request context for REST and GraphQL alike, in this order:
- * 1. the credential (session token or X-API-Key; a blocked address's keys are not even looked up);
- * 2. the caller's general budget (and the group's, for exports and reports), so every answer,
- *    refusals included, carries the rate-limit headers;
- * 3. refusals: a bad credential, the User-Agent rule (requests without a key, on routes without a
+ * 1. the credential and the caller's budgets (`admission`);
+ * 2. refusals: a bad credential, the User-Agent rule (requests without a key, on routes without a
  *    signed URL), a key's scopes;
- * 4. an EntityManager fork scoped to the caller's organization.
+ * 3. an EntityManager fork scoped to the caller's organization.
  * Routes not marked public are refused (401) before their input is even validated.
  */
 export const contextPlugin = fp(
   async (app: FastifyInstance, opts: ContextOptions) => {
     app.decorateRequest('ctx', null as unknown as RequestContext);
-
-    const authenticate = async (request: FastifyRequest, reply: FastifyReply, em: RequestContext['em']): Promise<Principal | null> => {
-      const presentedKey = request.headers['x-api-key'];
-      if (presentedKey === undefined) {
-        const token = bearerToken(request);
-        return token ? opts.sessions.authenticate(em, token) : null;
-      }
-      if (request.headers.authorization !== undefined) {
-        throw new ValidationError(null, 'Send one credential: either X-API-Key or Authorization, not both');
-      }
-      await opts.limits.assertNotSpent(request, reply, 'badKey', budgetKey(request, 'badKey'));
-      try {
-        return await opts.apiKeys.authenticate(em, Array.isArray(presentedKey) ? '' : presentedKey);
-      } catch (err) {
-        if (err instanceof UnauthenticatedError) await opts.limits.spend(request, reply, 'badKey', budgetKey(request, 'badKey'));
-        throw err;
-      }
-    };
+    const admit = admission(opts);
 
     app.addHook('onRequest', async (request, reply) => {
       const em = opts.orm.em.fork();
-      let principal: Principal | null = null;
-      let refusal: unknown = null;
-      try {
-        principal = await authenticate(request, reply, em);
-      } catch (err) {
-        refusal = err;
-      }
-      const caller = callerKey(principal, request.ip);
-      const group = routeGroupOf(request);
-      await opts.limits.spend(request, reply, 'general', caller);
-      const groupBudget = group && request.routeOptions.config?.budget !== 'general' && GROUP_BUDGETS[group];
-      if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
+      const { principal, refusal, group } = await admit(request, reply, em);
       if (refusal) throw refusal;
 
       if (principal?.kind !== 'apiKey' && request.routeOptions.config?.signedUrl !== true) {

@@ -57,7 +57,7 @@ const SPENT_MESSAGES: Partial<Record<BudgetName, string>> = {
 
 /**
  * Budgets shared by the REST and GraphQL doors (and by every instance when Redis is used).
- * Each call reports the tightest window in X-RateLimit-Limit / X-RateLimit-Remaining (keeping
+ * Each call reports the tightest window in X-RateLimit-Limit / -Remaining / -Reset (keeping
  * an earlier budget's figures when they are tighter) and answers 429 with Retry-After when spent.
  */
 export interface Limits {
@@ -100,16 +100,23 @@ export function accountKey(target: { email: string } | { phone: string } | { use
 interface WindowState {
   max: number;
   remaining: number;
+  /** Seconds until the window starts over (rounded up). */
+  resetSeconds: number;
   retryAfterSeconds: number;
   exceeded: boolean;
 }
 
-/** Writes the rate-limit headers unless the reply already reports a tighter window. */
+/**
+ * Writes the rate-limit headers of one window (its limit, what remains, and the seconds until it
+ * starts over, as integrators expect beside the other two) unless the reply already reports a
+ * tighter window.
+ */
 function report(reply: FastifyReply, state: WindowState): void {
   const shown = reply.getHeader('x-ratelimit-remaining');
   if (shown !== undefined && Number(shown) < state.remaining) return;
   reply.header('x-ratelimit-limit', state.max);
   reply.header('x-ratelimit-remaining', state.remaining);
+  reply.header('x-ratelimit-reset', state.resetSeconds);
 }
 
 /**
@@ -139,9 +146,10 @@ export async function registerLimits(
       return async (request: FastifyRequest, key: string, increment: boolean): Promise<WindowState> => {
         callKeys.set(request, key);
         const result = await check(request, { increment });
-        if (result.isAllowed) return { max: Infinity, remaining: Infinity, retryAfterSeconds: 0, exceeded: false };
+        if (result.isAllowed) return { max: Infinity, remaining: Infinity, resetSeconds: 0, retryAfterSeconds: 0, exceeded: false };
         const exceeded = increment ? result.isExceeded : result.remaining === 0;
-        return { max: result.max, remaining: result.remaining, retryAfterSeconds: Math.max(1, result.ttlInSeconds), exceeded };
+        const resetSeconds = result.ttlInSeconds;
+        return { max: result.max, remaining: result.remaining, resetSeconds, retryAfterSeconds: Math.max(1, resetSeconds), exceeded };
       };
     });
   const checkers = Object.fromEntries(

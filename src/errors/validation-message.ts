@@ -1,3 +1,5 @@
+import { NUL_PROBLEM } from '../shared/nul-characters';
+
 /** The parts of an Ajv error that a message is made from. */
 export interface SchemaViolation {
   keyword: string;
@@ -6,13 +8,28 @@ export interface SchemaViolation {
   message?: string;
 }
 
-/** `/items/0/product_variant_id` → `items[0].product_variant_id`. */
+/** `/items/0/product_variant_id` → `items[0].product_variant_id` (JSON-pointer escapes undone). */
 function fieldPath(instancePath: string): string {
   return instancePath
     .split('/')
     .filter(Boolean)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
     .join('');
+}
+
+/** `field` + `.name`, or `name` alone at the top. */
+const child = (field: string, name: string) => (field ? `${field}.${name}` : name);
+
+/**
+ * The field a violation is about: the missing or unknown property itself for `required` and
+ * `additionalProperties`, else the value's path; null when the whole request part is wrong.
+ */
+export function violationField(v: SchemaViolation): string | null {
+  const field = fieldPath(v.instancePath);
+  if (v.keyword === 'required') return child(field, String(v.params.missingProperty));
+  if (v.keyword === 'additionalProperties') return child(field, String(v.params.additionalProperty));
+  return field || null;
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -38,10 +55,9 @@ const FORMAT_NAMES: Record<string, string> = {
 export function describeViolation(v: SchemaViolation, where = 'body'): string {
   const field = fieldPath(v.instancePath);
   const p = v.params;
-  if (v.keyword === 'required') {
-    const missing = String(p.missingProperty);
-    return `${field ? `${field}.` : ''}${missing} is required`;
-  }
+  if (v.keyword === 'required') return `${child(field, String(p.missingProperty))} is required`;
+  // Worded like the field errors, name first (Stripe says "Received unknown parameter: foo").
+  if (v.keyword === 'additionalProperties') return `${child(field, String(p.additionalProperty))} is not a known field`;
   const subject = field || (where === 'body' ? 'Request body' : where);
   switch (v.keyword) {
     case 'type': {
@@ -70,8 +86,8 @@ export function describeViolation(v: SchemaViolation, where = 'body'): string {
       return `${subject} must be ${FORMAT_NAMES[String(p.format)] ?? `in ${String(p.format)} format`}`;
     case 'pattern':
       return `${subject} has an invalid format`;
-    case 'additionalProperties':
-      return `${subject} has an unknown field ${String(p.additionalProperty)}`;
+    case 'nulCharacter':
+      return `${subject} ${NUL_PROBLEM}`;
     case 'anyOf':
     case 'oneOf':
       return `${subject} has an invalid value`;

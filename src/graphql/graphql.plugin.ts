@@ -9,6 +9,7 @@ import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
+import { nulCharactersPlugin } from './nul-characters';
 import { complexityPlugin, depthRule } from './limits';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
@@ -55,6 +56,7 @@ export async function graphqlPlugin(
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin,
       keyScopesPlugin(schema),
+      nulCharactersPlugin,
       complexityPlugin(schema),
       fieldSelectionPlugin(schema),
       errorLoggingPlugin,

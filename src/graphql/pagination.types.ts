@@ -1,10 +1,10 @@
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
-import type { Paginated } from '../shared/pagination';
+import { MAX_PAGE, type Paginated } from '../shared/pagination';
 
 /** Page arguments of every list: page from 1, limit 1 to 100 (default 20). */
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { nullable: true, description: 'Page number, from 1 (default 1)' })
+  @Field(() => Int, { nullable: true, description: `Page number, from 1 to ${MAX_PAGE} (default 1)` })
   page?: number;
 
   @Field(() => Int, { nullable: true, description: 'Page size, 1 to 100 (default 20)' })

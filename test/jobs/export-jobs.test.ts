@@ -22,6 +22,7 @@ import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, typ
 import { expectGraphqlData, expectGraphqlError, type GraphqlAnswer } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { ORDER_HEADERS } from '../helpers/export-files';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * Export JOBS end to end: `startExport` over GraphQL records and queues a job, a real
@@ -93,7 +94,7 @@ function linkParts(url: string): { id: number; expires: number; signature: strin
 /** The REST error envelope. */
 function expectErrorBody(res: LightMyRequestResponse, status: number, message: string): void {
   expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual({ response_code: status, message });
+  expect(res.json()).toEqual(errorEnvelope(status, message));
 }
 
 /** A PDF's page count (pdfinfo) and its text laid out (pdftotext -layout), read from a temporary file. */

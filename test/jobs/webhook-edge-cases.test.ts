@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspace, placeOrder, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** Answers and inputs that once broke deliveries: NUL bytes, double redelivery. */
 describe('webhook edge cases', () => {
@@ -76,7 +77,7 @@ describe('webhook edge cases', () => {
   it('refuses NUL in text fields with 400 naming the field', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v1/developer/webhooks', token: ws.token, payload: { name: 'a\u0000b', url: receiver.url() } });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: 'name must not contain NUL characters' });
+    expect(res.json()).toEqual(errorEnvelope(400, 'name must not contain NUL characters'));
   });
 
   it('caps a workspace at 20 endpoints (deleted ones do not count)', async () => {
@@ -84,7 +85,7 @@ describe('webhook edge cases', () => {
     for (let i = 0; i < 20; i += 1) ids.push(await createHook());
     const over = await t.request({ method: 'POST', url: '/api/v1/developer/webhooks', token: ws.token, payload: { name: 'One more', url: receiver.url() } });
     expect(over.statusCode, over.body).toBe(400);
-    expect(over.json()).toEqual({ response_code: 400, message: 'A workspace may have at most 20 webhook endpoints; delete one first' });
+    expect(over.json()).toEqual(errorEnvelope(400, 'A workspace may have at most 20 webhook endpoints; delete one first'));
     expect((await t.request({ method: 'DELETE', url: `/api/v1/developer/webhooks/${ids[0]}`, token: ws.token })).statusCode).toBe(200);
     await createHook();
   });

@@ -16,6 +16,7 @@ import {
   type Workspace,
 } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * What an API key may reach: the scope rules over REST and GraphQL, the groups closed to keys,
@@ -69,7 +70,7 @@ const describeOutcome = (refusal: string | null, passes: number) => (refusal ===
 
 function expectErrorBody(res: LightMyRequestResponse, status: number, message: string): void {
   expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual({ response_code: status, message });
+  expect(res.json()).toEqual(errorEnvelope(status, message));
 }
 
 const sql = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(t: TestApp, query: string, params: unknown[] = []) =>
@@ -171,7 +172,7 @@ describe('API key access', () => {
       }
       if (refusal !== null) expect(res.json()).toEqual({ response_code: 403, message: refusal });
       else if (passes === 404) expect(res.json()).toEqual({ response_code: 404, message: `No endpoint ${method} ${url}` });
-      else if (passes === 400) expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+      else if (passes === 400) expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
       else expect(res.json()).toMatchObject({ response_code: 200, data: expect.anything() });
     });
 

@@ -5,6 +5,7 @@ import { UserType } from '../../src/domains/users/user.entity';
 import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
 import { createApiKey, createUser, createWorkspace, unique, type IssuedKey, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * API key management: POST/GET/DELETE /api/v1/developer/api-keys and the GraphQL apiKeys,
@@ -89,7 +90,7 @@ async function seedLiveKeys(ws: Workspace, n: number): Promise<void> {
 
 function expectError(res: LightMyRequestResponse, status: number, message: string): void {
   expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toStrictEqual({ response_code: status, message });
+  expect(res.json()).toStrictEqual(errorEnvelope(status, message));
 }
 
 /** `iso` lies within `toleranceMs` of `expectedMs`. */
@@ -470,7 +471,7 @@ describe('at most 50 active keys per workspace', () => {
     await seedLiveKeys(ws, 48);
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => postKey(ws.token, { name: `Racer ${i}` })));
     expect(answers.map((res) => res.statusCode).sort()).toEqual([201, 201, 400, 400, 400]);
-    for (const res of answers.filter((r) => r.statusCode === 400)) expect(res.json()).toStrictEqual({ response_code: 400, message: CAP_MESSAGE });
+    for (const res of answers.filter((r) => r.statusCode === 400)) expect(res.json()).toStrictEqual(errorEnvelope(400, CAP_MESSAGE));
     expect(await countLiveKeys(ws)).toBe(50);
     expect(await countKeys(ws)).toBe(50);
     await t.settled();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, signIn, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** GET /auth/me, session tokens (one active per user), logout, the User-Agent rule and error envelopes. */
 
@@ -349,7 +350,7 @@ describe('authentication', () => {
         payload: '{"first_name": "Broken", ',
       });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
       const rows = await t.orm.em.fork().getConnection().execute<{ n: string }[]>(
         "select count(*) as n from app_user where first_name = 'Broken'",
       );
@@ -364,7 +365,7 @@ describe('authentication', () => {
         payload: '{not json',
       });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
     });
 
     it('GraphQL { me { id } } without a token → UNAUTHENTICATED', async () => {

@@ -13,6 +13,7 @@ import { createApiKey, createUser, createWorkspace, placeOrder, uniquePhone, uni
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { ORDER_HEADERS } from '../helpers/export-files';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * REST downloads GET /api/v1/exports/orders|users|sales (XLSX and PDF), read back with real
@@ -688,7 +689,7 @@ describe('GET /api/v1/exports/orders and /exports/sales', () => {
     async function expect400(kind: 'orders' | 'users' | 'sales', query: string, message: string): Promise<void> {
       const res = await exportOf(f.ws, kind, query);
       expect(res.statusCode, `${kind}?${query}: ${res.body}`).toBe(400);
-      expect(res.json(), `${kind}?${query}`).toEqual({ response_code: 400, message });
+      expect(res.json(), `${kind}?${query}`).toEqual(errorEnvelope(400, message));
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.headers['content-disposition']).toBeUndefined();
       expectExportBudget(res);
@@ -1001,10 +1002,7 @@ describe('large exports: the 5,000-row PDF cap, many pages, big XLSX', () => {
   it('a PDF of more than 5,000 rows is refused naming format; the XLSX of the same set holds every row', async () => {
     const refused = await exportOf(ws, 'orders', 'format=pdf');
     expect(refused.statusCode, refused.body).toBe(400);
-    expect(refused.json()).toEqual({
-      response_code: 400,
-      message: 'format must be xlsx for more than 5,000 rows (this export has 5,001; a PDF holds at most 5,000), or narrow the filters',
-    });
+    expect(refused.json()).toEqual(errorEnvelope(400, 'format must be xlsx for more than 5,000 rows (this export has 5,001; a PDF holds at most 5,000), or narrow the filters'));
     expect(refused.headers['content-disposition']).toBeUndefined();
 
     const workbook = await readXlsx(expectFile(await exportOf(ws, 'orders'), 'orders', 'xlsx', 'UTC'));

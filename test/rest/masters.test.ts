@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, unique, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 type Body = Record<string, unknown>;
 
@@ -148,7 +149,7 @@ describe('REST /api/v1/masters', () => {
     ])('?%s → 400', async (query, message) => {
       const res = await get(s.ws.token, `?${query}`);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
     });
 
     it('filters by search (case-insensitive, literal wildcards) and status', async () => {
@@ -196,7 +197,7 @@ describe('REST /api/v1/masters', () => {
       ] as Array<[Body, RegExp]>) {
         const res = await put(s.ws.token, rec.id as number, payload);
         expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
       }
       expect((await all()).find((r) => r.id === rec.id)).toEqual(rec);
     });
@@ -206,7 +207,7 @@ describe('REST /api/v1/masters', () => {
       for (const payload of [{}, { [kind.name]: '' }, { [kind.name]: '   ' }, { [kind.name]: 42 }]) {
         const res = await create(s.ws.token, payload);
         expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(new RegExp(`^${kind.name} `)) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(new RegExp(`^${kind.name} `))));
       }
       const bad = await create(s.ws.token, { [kind.name]: `Ok ${unique()}`, status: 5 });
       expect(bad.statusCode).toBe(400);
@@ -338,7 +339,7 @@ describe('REST /api/v1/masters', () => {
       ] as Array<[Body, RegExp]>) {
         const res = await post(payload);
         expect(res.statusCode, res.body).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
       }
       expect(await routeCount()).toBe(before);
       const rec = (await post({ route_name: `R ${unique()}`, town_id: s.townId })).json().data;

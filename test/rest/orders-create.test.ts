@@ -12,6 +12,7 @@ import {
   type Workspace,
 } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 const CREATED_KEYS = [
   'createdAt',
@@ -237,8 +238,9 @@ describe('POST /api/v1/orders', () => {
       const res = await post(payload());
       expect(res.statusCode, res.body).toBe(400);
       const body = res.json();
-      expect(Object.keys(body).sort()).toEqual(['message', 'response_code']);
+      expect(Object.keys(body).sort()).toEqual(['errors', 'message', 'response_code']);
       expect(body.response_code).toBe(400);
+      expect(body.errors[0].message).toBe(body.message);
       if (typeof message === 'string') expect(body.message).toBe(message);
       else expect(body.message).toMatch(message);
       expect(await orderTotal()).toBe(before);
@@ -279,7 +281,7 @@ describe('POST /api/v1/orders', () => {
         const before = await orderTotal();
         const res = await post({ user_id: target, items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }] }, token);
         expect(res.statusCode, res.body).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^user_id /) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^user_id /)));
         expect(await orderTotal()).toBe(before);
       }
     });

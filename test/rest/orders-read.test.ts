@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 const LIST_KEYS = [
   'createdAt',
@@ -45,7 +46,7 @@ describe('GET /api/v1/orders and /api/v1/orders/{id}', () => {
   const bad = async (query: string, message: string | RegExp) => {
     const res = await get(`/api/v1/orders${query}`);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+    expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
     if (typeof message === 'string') expect(res.json().message).toBe(message);
     else expect(res.json().message).toMatch(message);
   };
@@ -325,7 +326,7 @@ describe('GET /api/v1/orders and /api/v1/orders/{id}', () => {
       for (const id of ['0', 'abc', '-1', '1.5']) {
         const res = await get(`/api/v1/orders/${id}`);
         expect(res.statusCode, `${id}: ${res.body}`).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^id /) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^id /)));
       }
     });
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createApiKey, createUser, createWorkspace, uniquePhone, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** Outlets (/masters/outlets): created on a route of a town, tagged on visits. */
 describe('outlets', () => {
@@ -83,7 +84,7 @@ describe('outlets', () => {
     const id = (await post(ws.token, '/masters/outlets', { outlet_name: 'Tag Me', route_id: p.route, town_id: p.town, phone: uniquePhone() })).json().data.id;
     const retailer = await createUser(t, ws, UserType.RETAILER);
     expect((await post(retailer.token, `/masters/outlets/${id}/tag`, { latitude: 1, longitude: 1 })).statusCode).toBe(403);
-    expect((await post(ws.token, `/masters/outlets/${id}/tag`, { latitude: 100, longitude: 1 })).json()).toEqual({ response_code: 400, message: 'latitude must be <= 90' });
+    expect((await post(ws.token, `/masters/outlets/${id}/tag`, { latitude: 100, longitude: 1 })).json()).toEqual(errorEnvelope(400, 'latitude must be <= 90'));
     const key = await createApiKey(t, ws, { scopes: 'masters,write' });
     const byKey = await t.request({ method: 'POST', url: `/api/v1/masters/outlets/${id}/tag`, apiKey: key.key, payload: { latitude: -33.9, longitude: 151.2 } });
     expect(byKey.statusCode, byKey.body).toBe(200);

@@ -12,6 +12,7 @@ import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, type Workspace } from '../helpers/fixtures';
 import { SoftAuthenticator, type SoftGetOverrides } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * Passkeys over REST (/api/v1/auth/passkey*, /api/v1/auth/passkeys): registration, listing and
@@ -85,7 +86,7 @@ describe('passkeys over REST', () => {
 
   const expectRefusedRegistration = (res: Res, message?: string) => {
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: message ?? expect.stringMatching(/^response failed verification/) });
+    expect(res.json()).toEqual(errorEnvelope(400, message ?? expect.stringMatching(/^response failed verification/)));
   };
   const expectLoginFailed = (res: Res) => {
     expect(res.statusCode, res.body).toBe(401);
@@ -149,14 +150,14 @@ describe('passkeys over REST', () => {
       const response = new SoftAuthenticator().createCredential(await creationOptions(who.token));
       const res = await verifyRegistration(who.token, response, name);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message });
+      expect(res.json()).toEqual(errorEnvelope(400, message));
       expect(await passkeysOf(who)).toEqual([]);
     });
 
     it('refuses a body without a response object (400)', async () => {
       const res = await verifyRegistration((await person()).token, {});
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: 'response.id is required' });
+      expect(res.json()).toEqual(errorEnvelope(400, 'response.id is required'));
     });
 
     it.each([
@@ -241,7 +242,7 @@ describe('passkeys over REST', () => {
       expect(again.json()).toEqual({ response_code: 404, message: `Passkey ${passkey.id} not found` });
       const bad = await remove(who.token, 'abc');
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^id /) });
+      expect(bad.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^id /)));
     });
 
     it("answers 404 for someone else's passkey, in the same or another workspace, and keeps it", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** Payments (collections) against orders: never more than an order owes. */
 describe('payments', () => {
@@ -42,7 +43,7 @@ describe('payments', () => {
     });
     const rest = Math.round((order.total - 10.5) * 100) / 100;
     const over = await pay(ws.token, { order_id: order.id, amount: rest + 0.01 });
-    expect(over.json()).toEqual({ response_code: 400, message: `amount is more than the order still owes (${rest.toFixed(2)})` });
+    expect(over.json()).toEqual(errorEnvelope(400, `amount is more than the order still owes (${rest.toFixed(2)})`));
     expect((await pay(ws.token, { order_id: order.id, amount: rest })).statusCode).toBe(201);
     expect((await pay(ws.token, { order_id: order.id, amount: 0.01 })).json().message).toBe('amount is more than the order still owes (0.00)');
     const listed = await list(ws.token, `?order_id=${order.id}`);
@@ -74,7 +75,7 @@ describe('payments', () => {
       expect(res.json().message).toMatch(message);
     }
     expect((await list(ws.token)).json().pagination.total).toBe(0);
-    expect((await list(ws.token, '?date_from=2026-02-01&date_to=2026-01-01')).json()).toEqual({ response_code: 400, message: 'date_from must not be after date_to' });
+    expect((await list(ws.token, '?date_from=2026-02-01&date_to=2026-01-01')).json()).toEqual(errorEnvelope(400, 'date_from must not be after date_to'));
   });
 
   it('filters by local day, is staff-only, accepts API keys, and keeps workspaces apart', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, unique, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** Products: list, filters, create and its validation, roles and tenant isolation. */
 describe('REST /api/v1/products', () => {
@@ -268,7 +269,7 @@ describe('REST /api/v1/products', () => {
       const res = await post(wsA.token, body());
       expect(res.statusCode, res.body).toBe(400);
       const json = res.json();
-      expect(json).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+      expect(json).toEqual(errorEnvelope(400, expect.stringMatching(message)));
       // REST messages spell every field in snake_case.
       expect(json.message).not.toMatch(/[a-z][A-Z]/);
       expect(await counts(wsA)).toEqual(before);
@@ -410,7 +411,7 @@ describe('REST /api/v1/products', () => {
     ])('?%s → 400 naming the parameter', async (query, message) => {
       const res = await list(ws.token, `?${query}`);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
     });
 
     it('search matches the product name case-insensitively', async () => {

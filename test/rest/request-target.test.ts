@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createWorkspace, type IssuedKey } from '../helpers/fixtures';
 import { BROWSER_AGENT, buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 interface RawAnswer {
   status: number;
@@ -70,7 +71,7 @@ describe('request-target forms', () => {
   it('answers a URL that cannot be decoded with 400 in the envelope', async () => {
     const res = await raw(port, 'GET /api/v1/orders/%E0%A4%A HTTP/1.1', { 'User-Agent': BROWSER_AGENT });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ response_code: 400, message: 'Malformed request URL' });
+    expect(JSON.parse(res.body)).toEqual(errorEnvelope(400, 'Malformed request URL'));
   });
 
   it('answers unknown methods and paths next to /graphql with 404 in the envelope, with rate-limit headers', async () => {

@@ -5,6 +5,7 @@ import { navigationFor } from '../../src/domains/auth/navigation';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, uniquePhone, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type OutboxMessage, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * REST sign-in with one-time secrets: SMS codes (/auth/otp), magic links (/auth/magic-link),
@@ -108,7 +109,7 @@ describe('sign-in with one-time codes and links (REST)', () => {
     expect(res.json()).toEqual(body);
   }
   const expectError = (res: LightMyRequestResponse, status: number, message: string | RegExp) =>
-    expectAnswer(res, status, { response_code: status, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+    expectAnswer(res, status, errorEnvelope(status, typeof message === 'string' ? message : expect.stringMatching(message)));
 
   /** Posts a request that must answer 200 and send exactly one message; returns that message. */
   async function sendOne(url: string, payload: Record<string, unknown>): Promise<OutboxMessage> {

@@ -6,6 +6,7 @@ import { secretsFrom } from '../../src/secrets';
 import { createUser, createWorkspace, unique, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * Password sign-in: POST /api/v1/auth/login and the GraphQL `login` mutation behind the bot-check
@@ -39,7 +40,7 @@ const me = (t: TestApp, token: string) => t.request({ method: 'GET', url: '/api/
 /** The response is exactly the error envelope with this status and message. */
 function expectError(res: { statusCode: number; body: string; json(): unknown }, status: number, message: string | RegExp): void {
   expect(res.statusCode, res.body).toBe(status);
-  expect(res.json()).toEqual({ response_code: status, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+  expect(res.json()).toEqual(errorEnvelope(status, typeof message === 'string' ? message : expect.stringMatching(message)));
 }
 
 type Created = { body: Record<string, unknown> };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique, uniquePhone } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * POST /api/v1/signup/register. Every request of the main suite comes from its own client
@@ -171,7 +172,7 @@ describe('POST /api/v1/signup/register', () => {
       delete body[field];
       const res = await register(t, body);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: `${field} is required` });
+      expect(res.json()).toEqual(errorEnvelope(400, `${field} is required`));
       expect(await countRows(t, 'organization')).toBe(orgs);
       expect(await countRows(t, 'app_user')).toBe(users);
     },
@@ -190,7 +191,7 @@ describe('POST /api/v1/signup/register', () => {
     const orgs = await countRows(t, 'organization');
     const res = await register(t, signupBody({ [field]: value }));
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+    expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
     expect(await countRows(t, 'organization')).toBe(orgs);
   });
 

@@ -9,6 +9,7 @@ import { createApiKey, createUser, createWorkspace, uniquePhone, placeOrder, see
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
+import { errorEnvelope } from '../helpers/envelope';
 
 const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets'] as const;
 type Kind = (typeof KINDS)[number];
@@ -110,7 +111,7 @@ describe('tenant isolation', () => {
 
   const expect400 = (res: { statusCode: number; body: string; json(): { message: string } }, field: string) => {
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+    expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
     expect(res.json().message.startsWith(`${field} `), res.json().message).toBe(true);
   };
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, unique, uniquePhone, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /** GET /users, POST /users and GET /users/{id}. */
 
@@ -193,7 +194,7 @@ describe('users', () => {
     ])('%s → 400 naming the parameter', async (query, message) => {
       const res = await list(a, query);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
     });
 
     it('an employee may list users; customers get 403; no token 401', async () => {
@@ -246,7 +247,7 @@ describe('users', () => {
       expect(reverse.statusCode).toBe(404);
       const bad = await get('abc', a.token);
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^id /) });
+      expect(bad.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^id /)));
       const zero = await get(0, a.token);
       expect(zero.statusCode, zero.body).toBe(400);
     });
@@ -387,7 +388,7 @@ describe('users', () => {
         const before = await countUsers();
         const res = await create(payload());
         expect(res.statusCode, res.body).toBe(400);
-        expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+        expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
         expect(await countUsers()).toBe(before);
       });
     });

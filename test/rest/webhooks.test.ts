@@ -17,6 +17,7 @@ import {
 } from '../helpers/fixtures';
 import { ORDER_CREATED_KEYS, signatureValid, startHttpsReceiver, USER_CREATED_KEYS, type HttpsReceiver, type LoggedDelivery } from '../helpers/https-receiver';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 /**
  * Webhook management over REST (/api/v1/developer/webhooks, /developer/webhook-deliveries) and
@@ -386,7 +387,7 @@ describe('registration refusals (400, nothing created)', () => {
     const ws = await createWorkspace(guard);
     const res = await post(guard, ws.token, payload);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message });
+    expect(res.json()).toEqual(errorEnvelope(400, message));
     expect(await countHooks(guard, ws)).toBe(0);
   });
 
@@ -421,7 +422,7 @@ describe('registration refusals (400, nothing created)', () => {
     const before = lookups.length;
     const res = await post(guard, ws.token, { name: 'Hook', url: literalUrl(address) });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: ${shown} is not a public address` });
+    expect(res.json()).toEqual(errorEnvelope(400, `url is refused: ${shown} is not a public address`));
     expect(lookups.length, 'IP literals are not resolved').toBe(before);
     expect(await countHooks(guard, ws)).toBe(0);
   });
@@ -432,7 +433,7 @@ describe('registration refusals (400, nothing created)', () => {
     resolvesTo(host, address);
     const res = await post(guard, ws.token, { name: 'Hook', url: `https://${host}/hook` });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: `url is refused: host ${host} must resolve only to public addresses` });
+    expect(res.json()).toEqual(errorEnvelope(400, `url is refused: host ${host} must resolve only to public addresses`));
     expect(lookups).toContain(host);
     expect(await countHooks(guard, ws)).toBe(0);
   });
@@ -453,7 +454,7 @@ describe('registration refusals (400, nothing created)', () => {
     const ws = await createWorkspace(guard);
     const unknown = await post(guard, ws.token, { name: 'Hook', url: 'https://nowhere.example/hook' });
     expect(unknown.statusCode, unknown.body).toBe(400);
-    expect(unknown.json()).toEqual({ response_code: 400, message: 'url is refused: host nowhere.example must resolve only to public addresses' });
+    expect(unknown.json()).toEqual(errorEnvelope(400, 'url is refused: host nowhere.example must resolve only to public addresses'));
     dns.set('empty.example', []);
     const empty = await post(guard, ws.token, { name: 'Hook', url: 'https://empty.example/hook' });
     expect(empty.statusCode, empty.body).toBe(400);
@@ -470,7 +471,7 @@ describe('registration refusals (400, nothing created)', () => {
     expect(new URL(LONG_ONCE_ENCODED).toString().length).toBeGreaterThan(2048);
     const res = await post(guard, ws.token, { name: 'Hook', url: LONG_ONCE_ENCODED });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^url must be at most 2048 characters/) });
+    expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^url must be at most 2048 characters/)));
     expect(await countHooks(guard, ws)).toBe(0);
   });
 
@@ -480,7 +481,7 @@ describe('registration refusals (400, nothing created)', () => {
     const before = await hookRow(guard, hook.id);
     const res = await put(guard, ws.token, hook.id, { url: LONG_ONCE_ENCODED });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(/^url must be at most 2048 characters/) });
+    expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^url must be at most 2048 characters/)));
     expect(await hookRow(guard, hook.id)).toEqual(before);
   });
 
@@ -571,7 +572,7 @@ describe('PUT /developer/webhooks/{id}', () => {
     const rowBefore = await hookRow(t, hook.id);
     const res = await put(t, ws.token, hook.id, payload);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message });
+    expect(res.json()).toEqual(errorEnvelope(400, message));
     const rowAfter = await hookRow(t, hook.id);
     expect(rowAfter).toEqual(rowBefore);
   });
@@ -975,7 +976,7 @@ describe('GET /developer/webhook-deliveries', () => {
     const ws = await createWorkspace(t);
     const res = await getDeliveries(t, ws.token, query);
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ response_code: 400, message });
+    expect(res.json()).toEqual(errorEnvelope(400, message));
   });
 
   it("another workspace sees none of the deliveries, even naming the endpoint", async () => {
@@ -1134,7 +1135,7 @@ describe('access: administrators with a session only', () => {
       const before = await snapshot();
       const res = await t.request({ ...route(), ...credential() });
       expect(res.statusCode, res.body).toBe(status);
-      expect(res.json()).toEqual({ response_code: status, message });
+      expect(res.json()).toEqual(errorEnvelope(status, message));
       expect(await snapshot()).toEqual(before);
     });
   });

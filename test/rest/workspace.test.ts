@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, unique, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { errorEnvelope } from '../helpers/envelope';
 
 type Body = Record<string, unknown>;
 
@@ -222,7 +223,7 @@ describe('REST /api/v1/workspace/config', () => {
       const before = await configOf();
       const res = await put(ws.token, { [field]: value });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.stringMatching(message) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.stringMatching(message)));
       expect(await configOf()).toEqual(before);
     });
 
@@ -230,7 +231,7 @@ describe('REST /api/v1/workspace/config', () => {
       const before = await configOf();
       const res = await put(ws.token, {});
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ response_code: 400, message: expect.any(String) });
+      expect(res.json()).toEqual(errorEnvelope(400, expect.any(String)));
       expect(await configOf()).toEqual(before);
     });
 
