@@ -10,13 +10,13 @@ import ExcelJS from 'exceljs';
 import { Client } from 'pg';
 import Cursor from 'pg-cursor';
 import { ordersSource } from '../../src/domains/exports/sources/orders.source';
+import { raw, sql } from '../../src/db/tenant-sql';
 
 async function main(): Promise<void> {
   const [url, organizationId] = process.argv.slice(2);
   const started = performance.now();
   const query = ordersSource.rows(Number(organizationId), {});
-  let n = 0;
-  const text = `select ${query.select} from ${query.from} order by ${query.orderBy}`.replace(/\?/g, () => `$${++n}`);
+  const statement = sql`select ${raw(query.select)} from ${query.from} order by ${raw(query.orderBy)}`;
   const client = new Client({ connectionString: url });
   await client.connect();
   let bytes = 0;
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const sheet = workbook.addWorksheet('Orders');
   sheet.columns = ordersSource.columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   await client.query('begin isolation level repeatable read read only');
-  const cursor = client.query(new Cursor(text, query.params));
+  const cursor = client.query(new Cursor(statement.pgText, [...statement.values]));
   let rows = 0;
   for (let batch = await cursor.read(1000); batch.length > 0; batch = await cursor.read(1000)) {
     for (const row of batch) sheet.addRow(row).commit();

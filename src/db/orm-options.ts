@@ -1,14 +1,15 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { TenantMigrator, TenantSchemaGenerator } from './tenant-schema';
 
 /** MikroORM options for a database URL; shared by the service, the CLI config and the tests. */
 export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
-    extensions: [Migrator],
+    // Both build the schema with the composite tenant keys (tenant-schema.ts explains why).
+    extensions: [TenantSchemaGenerator, TenantMigrator],
     migrations: {
       migrationsList: MIGRATIONS,
       path: 'src/db/migrations',

@@ -50,6 +50,7 @@ describe('recording a batch of attempts', () => {
 
   const outcome = (deliveryId: number, delivered: boolean, attempt = 1): AttemptRecord => ({
     deliveryId,
+    organizationId: ws.organizationId,
     attempt,
     finalStatus: delivered ? 'sent' : 'dead',
     delivered,

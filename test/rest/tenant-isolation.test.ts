@@ -1,4 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTITIES } from '../../src/db/entities';
 import { scopeToOrganization } from '../../src/db/tenant-filter';
@@ -316,6 +317,107 @@ describe('tenant isolation', () => {
       expect400(res, 'town_id');
       const routes = await t.request({ method: 'GET', url: '/api/v1/masters/routes?limit=100', token: B.ws.token });
       expect(routes.json().data.find((r: { id: number }) => r.id === B.masters.routes).town_id).toBe(B.masters.towns);
+    });
+  });
+
+  describe('every read served by raw SQL answers only from the caller\'s workspace', () => {
+    /** Words that name A's rows: its users' first names, its store names, its product names and SKUs. */
+    const wordsOf = async (org: number) => {
+      const conn = t.orm.em.fork().getConnection();
+      const rows = await conn.execute<Array<{ word: string }>>(
+        `select first_name as word from app_user where organization_id = ?
+         union select store_name from app_user where organization_id = ? and store_name is not null
+         union select name from product where organization_id = ? union select item_sku_code from product_variant where organization_id = ?`,
+        [org, org, org, org],
+      );
+      return rows.map((r) => r.word);
+    };
+    /** Words of A's rows that no row of B's has (the signup admin's name is the same in both). */
+    const wordsOfAOnly = async () => {
+      const ofB = new Set(await wordsOf(B.ws.organizationId));
+      return (await wordsOf(A.ws.organizationId)).filter((word) => !ofB.has(word));
+    };
+    const mentions = (text: string, word: string) => new RegExp(`(^|[^\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(text);
+    /** Fails when `text` names any of A's rows; needs it to name at least one of B's, so it cannot pass on an empty answer. */
+    const onlyB = async (text: string, what: string) => {
+      const ofA = await wordsOfAOnly();
+      expect(ofA.length).toBeGreaterThan(5);
+      for (const word of ofA) expect(mentions(text, word), `${what} names A's ${word}`).toBe(false);
+      expect((await wordsOf(B.ws.organizationId)).some((word) => mentions(text, word)), `${what} names none of B's rows`).toBe(true);
+    };
+    const xlsxText = async (bytes: Buffer) => {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+      const cells: string[] = [];
+      workbook.worksheets[0].eachRow((row) => row.eachCell((cell) => cells.push(String(cell.text))));
+      return cells.join('\n');
+    };
+    /** A key per test: each spends three of the five downloads a caller may make a minute. */
+    const exportsKeys: string[] = [];
+    beforeAll(async () => {
+      for (let i = 0; i < 2; i++) exportsKeys.push((await createApiKey(t, B.ws, { scopes: 'exports' })).key);
+    });
+
+    /** Every raw read of B's, as text: REST and GraphQL orders (list, single, lines), dashboard, monthly sales, the three exports. */
+    async function readsOfB(exportsKey: string): Promise<Record<string, { status: number; text: string }>> {
+      const out: Record<string, { status: number; text: string }> = {};
+      const rest = async (name: string, url: string, credential: { token?: string; apiKey?: string } = { token: B.ws.token }) => {
+        const res = await t.request({ method: 'GET', url, ...credential });
+        out[name] = { status: res.statusCode, text: url.startsWith('/api/v1/exports/') && res.statusCode === 200 ? await xlsxText(res.rawPayload) : res.body };
+      };
+      await rest('REST order list', '/api/v1/orders?limit=100');
+      await rest('REST order list searched', '/api/v1/orders?search=User');
+      await rest('REST order', `/api/v1/orders/${B.orderId}`);
+      await rest('REST dashboard stats', '/api/v1/dashboard/stats');
+      await rest('REST monthly sales', '/api/v1/dashboard/monthly-sales');
+      for (const kind of ['orders', 'users', 'sales']) await rest(`export ${kind}`, `/api/v1/exports/${kind}`, { apiKey: exportsKey });
+      const gql = async (name: string, query: string, variables: Record<string, unknown> = {}) => {
+        const res = await t.graphql(query, variables, B.ws.token);
+        out[name] = { status: res.statusCode, text: JSON.stringify(res) };
+      };
+      const items = 'items { quantity variant { itemSkuCode product { name } } }';
+      await gql('GraphQL orders', `{ orders(limit: 100) { nodes { id customer { firstName storeName } ${items} } pageInfo { total } } }`);
+      await gql('GraphQL order', `query ($id: Int!) { order(id: $id) { id customer { firstName } ${items} } }`, { id: B.orderId });
+      await gql('GraphQL dashboard', '{ dashboardStats { orderInitiatedCount totalCollection totalTaggedOutlets todayAttendance } }');
+      await gql('GraphQL monthly sales', '{ monthlySales { id productClass productBreakdown { productName quantity } } }');
+      return out;
+    }
+
+    it("B's raw reads name B's rows and none of A's", async () => {
+      const reads = await readsOfB(exportsKeys[0]);
+      for (const [name, read] of Object.entries(reads)) {
+        expect(read.status, `${name}: ${read.text.slice(0, 300)}`).toBe(200);
+        if (!/dashboard/i.test(name)) await onlyB(read.text, name);
+      }
+      // The aggregates count B's rows alone (A holds as many of each).
+      const stats = JSON.parse(reads['REST dashboard stats'].text).data;
+      expect(stats).toMatchObject({ order_initiated_count: 2, total_collection: 1, total_tagged_outlets: 1, today_attendance: 1 });
+      const monthly = JSON.parse(reads['GraphQL monthly sales'].text).data.monthlySales as Array<{ id: number }>;
+      expect(monthly.map((m) => m.id)).toEqual([B.catalog.productClassId]);
+    });
+
+    it("a wrong id written past the database's keys still reads nothing of A's (each join matches organization_id)", async () => {
+      // As a bug with the foreign-key triggers off (the seed's mode) might: B's order names A's
+      // customer, and a line of B's other order names A's variant.
+      const admin = t.orm.em.fork().getConnection();
+      const plant = async (customer: number, variant: number, variantWas: number) => {
+        await admin.transactional(async (tx) => {
+          await admin.execute('set local session_replication_role = replica', [], 'run', tx);
+          await admin.execute('update sales_order set customer_id = ? where id = ?', [customer, B.orderId], 'run', tx);
+          await admin.execute('update order_item set product_variant_id = ? where organization_id = ? and product_variant_id = ?', [variant, B.ws.organizationId, variantWas], 'run', tx);
+        });
+      };
+      await plant(A.customerId, A.catalog.variantIds[1], B.catalog.variantIds[1]);
+      try {
+        const reads = await readsOfB(exportsKeys[1]);
+        for (const [name, read] of Object.entries(reads)) {
+          expect([200, 404], `${name}: ${read.text.slice(0, 300)}`).toContain(read.status);
+          for (const word of await wordsOfAOnly()) expect(mentions(read.text, word), `${name} names A's ${word}`).toBe(false);
+        }
+      } finally {
+        await plant(B.customerId, B.catalog.variantIds[1], A.catalog.variantIds[1]);
+      }
+      expect((await t.request({ method: 'GET', url: `/api/v1/orders/${B.orderId}`, token: B.ws.token })).statusCode).toBe(200);
     });
   });
 

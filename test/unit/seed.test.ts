@@ -7,6 +7,7 @@ import { SeedUsageError } from '../../src/seed/args';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { createApiKey, signIn, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { brokenReferences } from '../helpers/tenant-keys';
 
 /** npm run seed (operations.md): synthetic workspaces in bulk SQL, deterministic for a seed. */
 
@@ -266,6 +267,8 @@ describe('npm run seed', () => {
             where p.organization_id <> v.organization_id or c.organization_id <> v.organization_id) as catalog`,
       );
       expect(check).toEqual({ customers: '0', creators: '0', units: '0', items: '0', history: '0', payments: '0', users: '0', outlets: '0', catalog: '0' });
+      // And every foreign key holds, the composite tenant keys included, as if the triggers had run.
+      expect(await brokenReferences(db.url)).toEqual({});
     });
 
     it('lists the seeded workspaces of a seed (ids, slugs, first admin)', async () => {

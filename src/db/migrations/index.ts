@@ -9,6 +9,7 @@ import { Migration20261122015044 } from './Migration20261122015044';
 import { Migration20261122020118 } from './Migration20261122020118';
 import { Migration20261122030000 } from './Migration20261122030000';
 import { Migration20261122031000 } from './Migration20261122031000';
+import { Migration20261123000000 } from './Migration20261123000000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122020118', class: Migration20261122020118 },
   { name: 'Migration20261122030000', class: Migration20261122030000 },
   { name: 'Migration20261122031000', class: Migration20261122031000 },
+  { name: 'Migration20261123000000', class: Migration20261123000000 },
 ];

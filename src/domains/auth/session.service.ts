@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import jwt from 'jsonwebtoken';
 import type { RequestContext, SessionPrincipal } from '../../context/request-context';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { UnauthenticatedError } from '../../errors/app-error';
 import { User, type UserType } from '../users/user.entity';
 import { assertWorkspaceOpen } from '../workspace/workspace-gates';
@@ -64,16 +65,16 @@ export class SessionService {
       throw new UnauthenticatedError(expired ? 'Session token has expired' : 'Invalid session token');
     }
     const userId = Number(claims.sub);
-    if (!Number.isInteger(userId) || typeof claims.sid !== 'string') {
+    if (!Number.isInteger(userId) || typeof claims.sid !== 'string' || !Number.isSafeInteger(claims.org) || claims.org <= 0) {
       throw new UnauthenticatedError('Invalid session token');
     }
     // The one lookup that cannot be tenant-filtered: the tenant is what it establishes. One
     // statement reads the user and the workspace status together (no extra round trip).
-    const [row] = await em.execute<SessionRow[]>(
-      `select u.user_type, u.status, u.current_session_id, o.status as workspace_status
+    const [row] = await executeSql<SessionRow>(
+      em,
+      sql`select u.user_type, u.status, u.current_session_id, o.status as workspace_status
          from app_user u join organization o on o.id = u.organization_id
-        where u.id = ? and u.organization_id = ?`,
-      [userId, claims.org],
+        where ${tenantSql(claims.org, 'u').owns()} and u.id = ${userId}`,
     );
     if (!row || row.current_session_id !== claims.sid) {
       throw new UnauthenticatedError('Session has ended; sign in again');

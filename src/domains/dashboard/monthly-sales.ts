@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { sql, tenantSql, type Sql } from '../../db/tenant-sql';
 import type { SalesPeriods } from './sales-periods';
 
 /** How a number compares with the one of the period before. */
@@ -51,24 +52,27 @@ export class MonthlySalesEntry {
 /**
  * One statement of aggregates: the quantity of every order line (whatever its order's status)
  * dated by its order's order_date, times its variant's unit_quantity, summed per product class.
- * Every table is confined to the workspace explicitly (raw SQL bypasses the ORM's tenant filter).
+ * Every table is confined to the workspace explicitly (raw SQL bypasses the ORM's tenant filter):
+ * the lines bound to the organization, each table joined to them matched on organization_id.
  * Lines are read only from the days some period counts: the current window (the earlier of Jan 1
  * and the first of the last seven days, up to today) and last year's Jan 1 .. the same day.
  * Percentages and the average are rounded here, in exact numeric arithmetic.
  */
-export const MONTHLY_SALES_SQL = `
+export function monthlySalesStatement(organizationId: number, p: SalesPeriods): Sql {
+  const t = tenantSql(organizationId, 'oi');
+  return sql`
   with period as (
-    select ?::date as today, ?::date as yesterday, ?::date as month_start, ?::int as month_days,
-           ?::date as year_start, ?::date as prev_start, ?::date as prev_end, ?::date as week_start),
+    select ${p.today}::date as today, ${p.yesterday}::date as yesterday, ${p.monthStart}::date as month_start, ${p.monthDays}::int as month_days,
+           ${p.yearStart}::date as year_start, ${p.prevYearStart}::date as prev_start, ${p.prevYearEnd}::date as prev_end, ${p.lastSevenDays[0]}::date as week_start),
   lines as (
     select p.product_class_id as class_id, p.id as product_id, p.name as product_name, o.order_date as day,
            oi.quantity * v.unit_quantity as quantity
       from order_item oi
-      join sales_order o on o.id = oi.order_id
-      join product_variant v on v.id = oi.product_variant_id
-      join product p on p.id = v.product_id
+      ${t.join('sales_order', 'o', 'o.id = oi.order_id')}
+      ${t.join('product_variant', 'v', 'v.id = oi.product_variant_id')}
+      ${t.join('product', 'p', 'p.id = v.product_id')}
       cross join period
-     where oi.organization_id = ? and o.organization_id = ? and v.organization_id = ? and p.organization_id = ?
+     where ${t.owns()}
        and (o.order_date between least(period.year_start, period.week_start) and period.today
             or o.order_date between period.prev_start and period.prev_end)),
   totals as (
@@ -97,7 +101,7 @@ export const MONTHLY_SALES_SQL = `
            coalesce(t.prev_year_data, 0) as prev_year_data
       from product_class c
       left join totals t on t.class_id = c.id
-     where c.organization_id = ? and (c.status = 1 or t.class_id is not null))
+     where ${t.owns('c')} and (c.status = 1 or t.class_id is not null))
   select e.id, e.name, e.unit, e.today_total, e.yesterday_total, e.month_data, e.current_year_data, e.prev_year_data,
          round(e.month_data / period.month_days, 2) as month_data_avg,
          case when e.yesterday_total = 0 then case when e.today_total > 0 then 100 else 0 end
@@ -113,8 +117,9 @@ export const MONTHLY_SALES_SQL = `
             from products pr where pr.class_id = e.id) as product_breakdown
     from entries e cross join period
    order by e.name, e.id`;
+}
 
-/** A row of MONTHLY_SALES_SQL (numeric columns arrive as text, json columns parsed). */
+/** A row of monthlySalesStatement() (numeric columns arrive as text, json columns parsed). */
 export interface MonthlySalesRow {
   id: number;
   name: string;
@@ -131,12 +136,6 @@ export interface MonthlySalesRow {
   yearly_sign: string;
   day_totals: Record<string, number>;
   product_breakdown: Array<{ product_name: string; quantity: number }>;
-}
-
-/** The parameters of MONTHLY_SALES_SQL for a workspace and its periods. */
-export function monthlySalesParams(organizationId: number, p: SalesPeriods): unknown[] {
-  const periods = [p.today, p.yesterday, p.monthStart, p.monthDays, p.yearStart, p.prevYearStart, p.prevYearEnd, p.lastSevenDays[0]];
-  return [...periods, organizationId, organizationId, organizationId, organizationId, organizationId];
 }
 
 const statusOf = (sign: string): ChangeStatus => {

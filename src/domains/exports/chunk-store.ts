@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 
 /** Bytes per stored chunk. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -64,14 +65,11 @@ export class ChunkWriter extends Writable {
  * ending early as if complete.
  */
 export function readChunks(em: EntityManager, organizationId: number, exportJobId: number, byteSize: number): Readable {
+  const t = tenantSql(organizationId, 'ch');
   async function* chunks() {
     let read = 0;
     for (let seq = 0; ; seq++) {
-      const [row] = await em.execute<{ data: Buffer }[]>('select data from export_chunk where organization_id = ? and export_job_id = ? and seq = ?', [
-        organizationId,
-        exportJobId,
-        seq,
-      ]);
+      const [row] = await executeSql<{ data: Buffer }>(em, sql`select ch.data from export_chunk ch where ${t.owns()} and ch.export_job_id = ${exportJobId} and ch.seq = ${seq}`);
       if (!row) {
         if (read < byteSize) throw new Error(`Export ${exportJobId}: ${read} of ${byteSize} bytes found`);
         return;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { calendarDate } from '../../shared/rules';
 import type { ExportFilters, ExportKind } from './export-kinds';
@@ -29,10 +30,8 @@ export async function checkFilters(em: EntityManager, organizationId: number, ki
   };
   if (filters.dateFrom && filters.dateTo && filters.dateFrom > filters.dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
   if (filters.productionUnitId === undefined) return { filters, names: {} };
-  const [unit] = await em.execute<{ name: string }[]>('select name from production_unit where organization_id = ? and id = ?', [
-    organizationId,
-    filters.productionUnitId,
-  ]);
+  const t = tenantSql(organizationId, 'pu');
+  const [unit] = await executeSql<{ name: string }>(em, sql`select pu.name from production_unit pu where ${t.owns()} and pu.id = ${filters.productionUnitId}`);
   if (!unit) throw new ValidationError('productionUnitId', 'is not a production unit of this workspace');
   return { filters, names: { productionUnit: unit.name } };
 }

@@ -1,6 +1,8 @@
-import { Entity, Enum, Index, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { registerEnumType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
+import { ApiKey } from '../api-keys/api-key.entity';
+import { User } from '../users/user.entity';
 import { ExportFormat, ExportKind, type ExportFilters } from './export-kinds';
 
 /** Where an export job is: queued → running → ready (or failed). */
@@ -44,10 +46,10 @@ export class ExportJob extends TenantEntity<'status' | 'rowsDone' | 'rowsTotal' 
   @Property({ type: 'text', nullable: true })
   error: string | null = null;
 
-  @Property({ type: 'integer', nullable: true })
+  @ManyToOne(() => User, { mapToPk: true, nullable: true, fieldName: 'requested_by_user_id' })
   requestedByUserId: number | null = null;
 
-  @Property({ type: 'integer', nullable: true })
+  @ManyToOne(() => ApiKey, { mapToPk: true, nullable: true, fieldName: 'requested_by_api_key_id' })
   requestedByApiKeyId: number | null = null;
 
   @Property({ type: 'datetime', nullable: true })

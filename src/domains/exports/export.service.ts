@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { cellValue, ColumnTotals, displayValue, printedValue, type CellType, type CellValue } from './export-columns';
 import { checkFilters } from './export-filters';
@@ -57,13 +58,14 @@ type WorkspaceRow = {
 };
 
 async function workspaceFacts(em: EntityManager, organizationId: number): Promise<WorkspaceFacts> {
-  const [w] = await em.execute<WorkspaceRow[]>(
-    `select o.display_name, c.time_zone, c.logo, c.primary_color, c.org_footer_name, c.org_address, c.gstin, c.fssai, c.contact_number,
+  const t = tenantSql(organizationId, 'c');
+  const [w] = await executeSql<WorkspaceRow>(
+    em,
+    sql`select o.display_name, c.time_zone, c.logo, c.primary_color, c.org_footer_name, c.org_address, c.gstin, c.fssai, c.contact_number,
             to_char(now() at time zone c.time_zone, 'YYYY-MM-DD') as local_day,
             to_char(now() at time zone c.time_zone, 'YYYY-MM-DD HH24:MI') as local_now
        from workspace_config c join organization o on o.id = c.organization_id
-      where c.organization_id = ?`,
-    [organizationId],
+      where ${t.owns()}`,
   );
   return {
     name: w.display_name,

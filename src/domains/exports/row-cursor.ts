@@ -1,5 +1,6 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, raw, sql } from '../../db/tenant-sql';
 import type { RowsQuery } from './sources/export-source';
 
 /** Rows fetched per round trip. */
@@ -7,7 +8,7 @@ export const BATCH_SIZE = 1_000;
 
 /** How many rows a query's FROM … WHERE … has. */
 export async function countRows(em: EntityManager, query: RowsQuery): Promise<number> {
-  const [row] = await em.execute<{ count: number }[]>(`select count(*)::int as count from ${query.from}`, query.params);
+  const [row] = await executeSql<{ count: number }>(em, sql`select count(*)::int as count from ${query.from}`);
   return row.count;
 }
 
@@ -26,7 +27,7 @@ export async function forEachBatch(
     async (tx) => {
       // A backstop for a holder that never comes back (the writer gives up on stalled clients first).
       await tx.execute(`set local idle_in_transaction_session_timeout = '5min'`);
-      await tx.execute(`declare export_rows no scroll cursor for select ${query.select} from ${query.from} order by ${query.orderBy}`, query.params);
+      await executeSql(tx, sql`declare export_rows no scroll cursor for select ${raw(query.select)} from ${query.from} order by ${raw(query.orderBy)}`);
       let read = 0;
       for (;;) {
         const rows = await tx.execute<Record<string, unknown>[]>(`fetch ${batchSize} from export_rows`);

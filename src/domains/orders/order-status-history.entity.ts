@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
+import { ApiKey } from '../api-keys/api-key.entity';
 import { User } from '../users/user.entity';
 import { Order, OrderStatus } from './order.entity';
 
@@ -28,6 +29,6 @@ export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' 
   changedBy: User | null = null;
 
   @Field(() => Int, { nullable: true })
-  @Property({ type: 'integer', nullable: true })
+  @ManyToOne(() => ApiKey, { mapToPk: true, nullable: true, fieldName: 'changed_by_api_key_id' })
   changedByApiKeyId: number | null = null;
 }

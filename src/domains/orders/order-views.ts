@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordJson, type RecordSelection } from '../../db/entity-records';
+import { executeSql, joinSql, raw, sql, tenantSql, type Sql, type TenantSql } from '../../db/tenant-sql';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
 import { User, type UserType } from '../users/user.entity';
@@ -12,10 +13,10 @@ import { Order, type OrderStatus } from './order.entity';
  * Why not entities: hydrating a 20-order page with its customers and places cost about 10 ms of
  * CPU per request in MikroORM (73 entities, each registered, proxied and merged), four times the
  * whole budget of a request at the list's throughput goal (bench/, REST list against raw pg).
- * These statements are raw SQL, so tenancy is written here, not applied by the ORM's filter: every
- * statement starts from `o.organization_id = ?` bound to the caller's organization, and the joined
- * rows (customer, places, lines, variants) are reached only through that order, whose references
- * never cross workspaces (writes check them).
+ * These statements are raw SQL, so tenancy is written here (tenant-sql.ts), not applied by the
+ * ORM's filter: every statement starts from `o.organization_id = ?` bound to the caller's
+ * organization, and every joined table (customer, places, lines, variants, products) is matched on
+ * organization_id as well as on its id, as the composite foreign keys hold them.
  */
 
 /** An order as lists show it, with its customer's name and its places. */
@@ -83,17 +84,22 @@ export interface OrderDetailView extends OrderSummary {
   history: OrderStatusMoveView[];
 }
 
-/** Conditions on `sales_order o` (and on `app_user c` when `joinsCustomer`), ANDed, with their `?` values. */
+/** Conditions on `sales_order o` (and on `app_user c` when `joinsCustomer`), ANDed. */
 export interface OrderConditions {
-  sql: string[];
-  params: unknown[];
+  /** The organization's SQL builder, rooted at `o`. */
+  tenant: TenantSql;
+  /** The first is the tenant's. */
+  conditions: Sql[];
   joinsCustomer: boolean;
 }
 
 /** Conditions that start with the tenant: every list and view is confined to one organization. */
 export function orderConditions(organizationId: number): OrderConditions {
-  return { sql: ['o.organization_id = ?'], params: [organizationId], joinsCustomer: false };
+  const tenant = tenantSql(organizationId, 'o');
+  return { tenant, conditions: [tenant.owns()], joinsCustomer: false };
 }
+
+const whereSql = (where: OrderConditions) => joinSql(where.conditions, ' and ');
 
 /** A timestamp as Date#toISOString() writes it (milliseconds cut, not rounded, as a Date keeps them). */
 const isoTimestamp = (column: string) => `to_char(date_trunc('milliseconds', ${column}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -104,17 +110,19 @@ const SUMMARY_COLUMNS = `o.id, o.order_code as "orderCode", o.status, o.order_da
   pu.id as "productionUnitId", pu.name as "productionUnitName", o.delivery_date as "deliveryDate",
   ${isoTimestamp('o.created_at')} as "createdAt", ${isoTimestamp('o.updated_at')} as "updatedAt"`;
 
-const SUMMARY_JOINS = `join app_user c on c.id = o.customer_id
-  left join town t on t.id = o.town_id
-  left join route r on r.id = o.route_id
-  left join production_unit pu on pu.id = o.production_unit_id`;
+/** The customer and the places of `sales_order o`. */
+const summaryJoins = (t: TenantSql) => sql`${t.join('app_user', 'c', 'c.id = o.customer_id')}
+  ${t.leftJoin('town', 't', 't.id = o.town_id')}
+  ${t.leftJoin('route', 'r', 'r.id = o.route_id')}
+  ${t.leftJoin('production_unit', 'pu', 'pu.id = o.production_unit_id')}`;
 
 /** Newest first; the (organization_id, created_at) index walks it to the page's end. */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
 /** The matching orders: `sales_order o`, joined with customers when the conditions need them. */
-function matching(where: OrderConditions): string {
-  return `sales_order o${where.joinsCustomer ? ' join app_user c on c.id = o.customer_id' : ''} where ${where.sql.join(' and ')}`;
+function matching(where: OrderConditions): Sql {
+  const customer = where.joinsCustomer ? where.tenant.join('app_user', 'c', 'c.id = o.customer_id') : raw('');
+  return sql`sales_order o ${customer} where ${whereSql(where)}`;
 }
 
 /**
@@ -123,22 +131,19 @@ function matching(where: OrderConditions): string {
  * tenant condition on both tables and sorts the whole workspace) and only then joined for its
  * columns. Always one row at least: an empty page is the total with null columns.
  */
-function summaryPageStatement(where: OrderConditions): string {
+function summaryPageStatement(where: OrderConditions, limit: number, offset: number): Sql {
   const from = matching(where);
-  return `select total.count, paged.* from (select count(*)::int as count from ${from}) total
-    left join lateral (select ${SUMMARY_COLUMNS}, o.created_at as sort_at
-      from (select o.id from ${from} order by ${NEWEST_FIRST} limit ? offset ?) page join sales_order o on o.id = page.id ${SUMMARY_JOINS}) paged on true
+  const page = where.tenant.rooted('page');
+  return sql`select total.count, paged.* from (select count(*)::int as count from ${from}) total
+    left join lateral (select ${raw(SUMMARY_COLUMNS)}, o.created_at as sort_at
+      from (select o.id, o.organization_id from ${from} order by ${raw(NEWEST_FIRST)} limit ${limit} offset ${offset}) page
+      ${page.join('sales_order', 'o', 'o.id = page.id')} ${summaryJoins(where.tenant)}) paged on true
     order by paged.sort_at desc, paged.id desc`;
 }
 
 /** A page of orders matching `where`, as summaries, and how many match in all. */
 export async function findOrderPage(em: EntityManager, where: OrderConditions, limit: number, offset: number): Promise<{ rows: OrderSummary[]; total: number }> {
-  const found = await em.execute<Array<OrderSummary & { count: number; sort_at: unknown }>>(summaryPageStatement(where), [
-    ...where.params,
-    ...where.params,
-    limit,
-    offset,
-  ]);
+  const found = await executeSql<OrderSummary & { count: number; sort_at: unknown }>(em, summaryPageStatement(where, limit, offset));
   const rows = found.filter((row) => row.id !== null).map(({ count: _count, sort_at: _sortAt, ...row }) => row);
   return { rows, total: found[0]?.count ?? 0 };
 }
@@ -154,15 +159,16 @@ export type VariantRows = [variant: unknown[], product: unknown[]];
  * their own (`variantsJson`), not with every line that names them: a page's 91 lines name about 50
  * variants, and PostgreSQL builds, and Node parses and maps, each once (bench/, GraphQL page).
  */
-function linesCte(em: EntityManager, selection: RecordSelection | undefined): string {
-  return `lines as materialized (select i.order_id, i.id, i.product_variant_id, ${recordJson(em, OrderItem, 'i', selection)} as line
-    from picked join order_item i on i.organization_id = picked.organization_id and i.order_id = picked.id)`;
+function linesCte(em: EntityManager, t: TenantSql, selection: RecordSelection | undefined): Sql {
+  return sql`lines as materialized (select i.order_id, i.id, i.product_variant_id, ${raw(recordJson(em, OrderItem, 'i', selection))} as line
+    from picked ${t.rooted('picked').join('order_item', 'i', 'i.order_id = picked.id')})`;
 }
 
 /** SQL for the variants that CTE `lines` names, each once with its product, as a JSON array of VariantRows. */
-function variantsJson(em: EntityManager, selection: RecordSelection | undefined): string {
-  return `(select json_agg(json_build_array(${recordJson(em, ProductVariant, 'v', selection)}, ${recordJson(em, Product, 'p', selection)}))
-    from product_variant v join product p on p.id = v.product_id where v.id in (select product_variant_id from lines))`;
+function variantsJson(em: EntityManager, t: TenantSql, selection: RecordSelection | undefined): Sql {
+  const v = t.rooted('v');
+  return sql`(select json_agg(json_build_array(${raw(recordJson(em, ProductVariant, 'v', selection))}, ${raw(recordJson(em, Product, 'p', selection))}))
+    from product_variant v ${v.join('product', 'p', 'p.id = v.product_id')} where ${v.owns()} and v.id in (select product_variant_id from lines))`;
 }
 
 /** A page of order records: each order's row, its customer's, and (when asked for) its lines' rows. */
@@ -183,43 +189,45 @@ export async function findOrderRecordPage(
 ): Promise<{ orders: OrderRecordRows[]; variants: VariantRows[]; total: number }> {
   const { selection, withLines } = shape;
   const from = matching(where);
-  const orderRows = `json_build_array(${recordJson(em, Order, 'o', selection)}, ${recordJson(em, User, 'c', selection)}${withLines ? `, coalesce(l.lines, '[]')` : ''})`;
-  const statement = `with picked as materialized (select o.id, o.organization_id, o.created_at from ${from} order by ${NEWEST_FIRST} limit ? offset ?)
-    ${withLines ? `, ${linesCte(em, selection)}` : ''}
+  const t = where.tenant;
+  const orderRows = raw(`json_build_array(${recordJson(em, Order, 'o', selection)}, ${recordJson(em, User, 'c', selection)}${withLines ? `, coalesce(l.lines, '[]')` : ''})`);
+  const statement = sql`with picked as materialized (select o.id, o.organization_id, o.created_at from ${from} order by ${raw(NEWEST_FIRST)} limit ${limit} offset ${offset})
+    ${withLines ? sql`, ${linesCte(em, t, selection)}` : raw('')}
     select (select count(*)::int from ${from}) as count,
       (select json_agg(${orderRows} order by picked.created_at desc, picked.id desc)
-        from picked join sales_order o on o.id = picked.id join app_user c on c.id = o.customer_id
-        ${withLines ? `left join (select order_id, json_agg(line order by id) as lines from lines group by order_id) l on l.order_id = o.id` : ''}) as orders
-      ${withLines ? `, ${variantsJson(em, selection)} as variants` : ''}`;
-  const [row] = await em.execute<Array<{ count: number; orders: OrderRecordRows[] | null; variants?: VariantRows[] | null }>>(statement, [
-    ...where.params,
-    limit,
-    offset,
-    ...where.params,
-  ]);
+        from picked ${t.rooted('picked').join('sales_order', 'o', 'o.id = picked.id')} ${t.join('app_user', 'c', 'c.id = o.customer_id')}
+        ${raw(withLines ? `left join (select order_id, json_agg(line order by id) as lines from lines group by order_id) l on l.order_id = o.id` : '')}) as orders
+      ${withLines ? sql`, ${variantsJson(em, t, selection)} as variants` : raw('')}`;
+  const [row] = await executeSql<{ count: number; orders: OrderRecordRows[] | null; variants?: VariantRows[] | null }>(em, statement);
   return { orders: row.orders ?? [], variants: row.variants ?? [], total: row.count };
 }
 
-const DETAIL_STATEMENT = `select ${SUMMARY_COLUMNS}, o.mode_of_payment as "modeOfPayment",
+/** The single-order view of the order matching `where`. */
+const detailStatement = (where: OrderConditions) => {
+  const t = where.tenant;
+  const i = t.rooted('i');
+  return sql`select ${raw(SUMMARY_COLUMNS)}, o.mode_of_payment as "modeOfPayment",
   json_build_object('id', c.id, 'firstName', c.first_name, 'lastName', c.last_name, 'storeName', c.store_name,
     'primaryContactNumber', c.primary_contact_number, 'officialEmail', c.official_email, 'userType', c.user_type,
     'townName', ct.name, 'routeName', cr.name) as customer,
   coalesce((select json_agg(json_build_object('id', i.id, 'variantId', v.id, 'variantName', v.variant_name,
       'itemSkuCode', v.item_sku_code, 'productId', p.id, 'productName', p.name, 'quantity', i.quantity,
       'unitPrice', i.unit_price::float8, 'amount', i.amount::float8) order by i.id)
-    from order_item i join product_variant v on v.id = i.product_variant_id join product p on p.id = v.product_id
+    from order_item i ${i.join('product_variant', 'v', 'v.id = i.product_variant_id')} ${i.join('product', 'p', 'p.id = v.product_id')}
     where i.organization_id = o.organization_id and i.order_id = o.id), '[]') as items,
   coalesce((select json_agg(json_build_object('fromStatus', h.from_status, 'toStatus', h.to_status,
-      'changedAt', ${isoTimestamp('h.changed_at')}, 'changedByUserId', h.changed_by_user_id,
+      'changedAt', ${raw(isoTimestamp('h.changed_at'))}, 'changedByUserId', h.changed_by_user_id,
       'changedByApiKeyId', h.changed_by_api_key_id) order by h.changed_at, h.id)
     from order_status_history h where h.organization_id = o.organization_id and h.order_id = o.id), '[]') as history
-  from sales_order o ${SUMMARY_JOINS}
-  left join town ct on ct.id = c.town_id
-  left join route cr on cr.id = c.route_id`;
+  from sales_order o ${summaryJoins(t)}
+  ${t.leftJoin('town', 'ct', 'ct.id = c.town_id')}
+  ${t.leftJoin('route', 'cr', 'cr.id = c.route_id')}
+  where ${whereSql(where)}`;
+};
 
 /** The one order matching `where` with its customer, lines and status history, or null. */
 export async function findOrderDetail(em: EntityManager, where: OrderConditions): Promise<OrderDetailView | null> {
-  const [row] = await em.execute<OrderDetailView[]>(`${DETAIL_STATEMENT} where ${where.sql.join(' and ')}`, where.params);
+  const [row] = await executeSql<OrderDetailView>(em, detailStatement(where));
   return row ?? null;
 }
 
@@ -234,11 +242,12 @@ export async function findOrderLines(
   orderIds: readonly number[],
   selection: RecordSelection | undefined,
 ): Promise<{ lines: OrderLineRow[]; variants: VariantRows[] }> {
-  const [row] = await em.execute<Array<{ lines: OrderLineRow[] | null; variants: VariantRows[] | null }>>(
-    `with picked as materialized (select o.id, o.organization_id from ${matching(where)} and o.id in (${orderIds.map(() => '?').join(', ')})),
-      ${linesCte(em, selection)}
-      select (select json_agg(line order by order_id, id) from lines) as lines, ${variantsJson(em, selection)} as variants`,
-    [...where.params, ...orderIds],
+  const ids = joinSql(orderIds.map((id) => sql`${id}`), ', ');
+  const [row] = await executeSql<{ lines: OrderLineRow[] | null; variants: VariantRows[] | null }>(
+    em,
+    sql`with picked as materialized (select o.id, o.organization_id from ${matching(where)} and o.id in (${ids})),
+      ${linesCte(em, where.tenant, selection)}
+      select (select json_agg(line order by order_id, id) from lines) as lines, ${variantsJson(em, where.tenant, selection)} as variants`,
   );
   return { lines: row.lines ?? [], variants: row.variants ?? [] };
 }

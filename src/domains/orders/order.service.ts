@@ -1,3 +1,4 @@
+import { sql, type Sql } from '../../db/tenant-sql';
 import { createHmac, randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -151,8 +152,7 @@ export class OrderService {
   /** One order with its lines, customer, delivery details and status history (one statement); 404 when not visible. */
   async get(ctx: RequestContext, id: number): Promise<OrderDetailView> {
     const where = this.visible(ctx);
-    where.sql.push('o.id = ?');
-    where.params.push(id);
+    where.conditions.push(sql`o.id = ${id}`);
     const detail = await findOrderDetail(ctx.em, where);
     if (!detail) throw new NotFoundError('Order', id);
     return detail;
@@ -239,17 +239,14 @@ export class OrderService {
     if (filter.status != null) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
     // Every condition is ANDed to the tenant's and the caller's, so no filter can widen what is visible.
     const where = this.visible(ctx);
-    const add = (sql: string, ...params: unknown[]) => {
-      where.sql.push(sql);
-      where.params.push(...params);
-    };
-    if (filter.status != null) add('o.status = ?', filter.status);
-    if (dateFrom) add('o.order_date >= ?::date', dateFrom);
-    if (dateTo) add('o.order_date <= ?::date', dateTo);
-    if (filter.userId != null) add('o.customer_id = ?', filter.userId);
+    const add = (condition: Sql) => where.conditions.push(condition);
+    if (filter.status != null) add(sql`o.status = ${filter.status}`);
+    if (dateFrom) add(sql`o.order_date >= ${dateFrom}::date`);
+    if (dateTo) add(sql`o.order_date <= ${dateTo}::date`);
+    if (filter.userId != null) add(sql`o.customer_id = ${filter.userId}`);
     for (const pattern of searchTerms(filter.search)) {
       where.joinsCustomer = true;
-      add('(o.order_code ilike ? or c.first_name ilike ? or c.last_name ilike ? or c.store_name ilike ?)', pattern, pattern, pattern, pattern);
+      add(sql`(o.order_code ilike ${pattern} or c.first_name ilike ${pattern} or c.last_name ilike ${pattern} or c.store_name ilike ${pattern})`);
     }
     return where;
   }
@@ -257,10 +254,7 @@ export class OrderService {
   /** The workspace's orders; for customers, only their own. */
   private visible(ctx: RequestContext): OrderConditions {
     const where = orderConditions(ctx.organizationId);
-    if (isCustomer(ctx)) {
-      where.sql.push('o.customer_id = ?');
-      where.params.push(ctx.userId!);
-    }
+    if (isCustomer(ctx)) where.conditions.push(sql`o.customer_id = ${ctx.userId!}`);
     return where;
   }
 

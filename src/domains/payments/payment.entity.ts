@@ -1,6 +1,7 @@
 import { DecimalType, Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
+import { ApiKey } from '../api-keys/api-key.entity';
 import { Order } from '../orders/order.entity';
 import { User } from '../users/user.entity';
 
@@ -34,6 +35,6 @@ export class Payment extends TenantEntity<'reference' | 'recordedBy' | 'recorded
   recordedBy: User | null = null;
 
   @Field(() => Int, { nullable: true })
-  @Property({ type: 'integer', nullable: true })
+  @ManyToOne(() => ApiKey, { mapToPk: true, nullable: true, fieldName: 'recorded_by_api_key_id' })
   recordedByApiKeyId: number | null = null;
 }

@@ -1,5 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
@@ -41,7 +42,8 @@ export class PaymentService {
       // The order's row lock serializes payments of one order, so two cannot overpay it together.
       const order = await tx.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!order) throw new ValidationError('orderId', 'does not name an order of this workspace');
-      const [{ paid }] = await tx.execute<{ paid: string }[]>('select coalesce(sum(amount), 0) as paid from payment where order_id = ?', [order.id]);
+      const t = tenantSql(ctx.organizationId, 'p');
+      const [{ paid }] = await executeSql<{ paid: string }>(tx, sql`select coalesce(sum(p.amount), 0) as paid from payment p where ${t.owns()} and p.order_id = ${order.id}`);
       const outstanding = Math.round((order.totalAmount - Number(paid)) * 100) / 100;
       if (amount > outstanding) throw new ValidationError('amount', `is more than the order still owes (${outstanding.toFixed(2)})`);
       return tx.create(Payment, {

@@ -92,8 +92,8 @@ const SELECT_DELIVERY = `select d.id, d.organization_id, d.webhook_id, d.event_i
               d.attempts, d.max_attempts, coalesce(d.lease_until > now(), false) as leased,
               coalesce(d.next_attempt_at > now(), false) as early,
               w.url, w.secret_ciphertext, w.status as endpoint_status, w.deleted_at
-         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id
-        where d.id = $1 and d.organization_id = $2`;
+         from webhook_delivery d join webhook_endpoint w on w.id = d.webhook_id and w.organization_id = d.organization_id
+        where d.organization_id = $2 and d.id = $1`;
 
 async function inTransaction<T>(client: SqlClient, work: () => Promise<T>): Promise<T> {
   await client.query('begin');
@@ -199,7 +199,7 @@ export class DeliveryEngine {
     } catch {
       return null;
     }
-    const read: ReadDelivery = { id: row.id, status: row.status as ReadDelivery['status'], attempts: row.attempts, url: row.url, secretCiphertext: row.secret_ciphertext };
+    const read: ReadDelivery = { id: row.id, organizationId: row.organization_id, status: row.status as ReadDelivery['status'], attempts: row.attempts, url: row.url, secretCiphertext: row.secret_ciphertext };
     if (!(await this.claims.run(withClient, read))) return null;
     return this.claimed(row, secret);
   }
@@ -215,18 +215,18 @@ export class DeliveryEngine {
     // the retry's own job comes at the right time.
     if (row.status === 'pending' && row.early) return null;
     if (row.deleted_at || row.endpoint_status !== 1 || !row.secret_ciphertext) {
-      await this.finishDead(client, row.id, cancelledReason(row.deleted_at !== null));
+      await this.finishDead(client, row, cancelledReason(row.deleted_at !== null));
       return null;
     }
     if (row.attempts >= row.max_attempts) {
-      await this.finishDead(client, row.id, `attempt ${row.attempts} was interrupted and it was the last`);
+      await this.finishDead(client, row, `attempt ${row.attempts} was interrupted and it was the last`);
       return null;
     }
     let secret: string;
     try {
       secret = this.deps.secrets.open(row.secret_ciphertext);
     } catch {
-      await this.finishDead(client, row.id, 'the signing secret cannot be decrypted (was JWT_SECRET changed?): rotate the secret, then redeliver');
+      await this.finishDead(client, row, 'the signing secret cannot be decrypted (was JWT_SECRET changed?): rotate the secret, then redeliver');
       return null;
     }
     const lease = leaseMs(this.deps.settings.timeoutMs);
@@ -234,8 +234,8 @@ export class DeliveryEngine {
       `update webhook_delivery
           set status = 'sending', attempts = attempts + 1, last_attempt_at = now(), next_attempt_at = null,
               lease_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-        where id = $1`,
-      [row.id, lease],
+        where organization_id = $3 and id = $1`,
+      [row.id, lease, row.organization_id],
     );
     // The watchdog: runs when the lease ends unless this attempt moves or removes it first.
     await this.schedule(client, row.organization_id, row.id, lease);
@@ -264,6 +264,7 @@ export class DeliveryEngine {
     const wouldRetry = !delivered && isRetryable(outcome.status) && claim.attempt < claim.maxAttempts;
     return {
       deliveryId: claim.deliveryId,
+      organizationId: claim.organizationId,
       attempt: claim.attempt,
       // With a retry due, the statement decides between it and cancellation (the endpoint paused or deleted during the attempt).
       finalStatus: delivered ? 'sent' : wouldRetry ? null : 'dead',
@@ -287,10 +288,10 @@ export class DeliveryEngine {
     );
   }
 
-  private async finishDead(client: SqlClient, deliveryId: number, reason: string): Promise<void> {
+  private async finishDead(client: SqlClient, delivery: { id: number; organization_id: number }, reason: string): Promise<void> {
     await client.query(
-      `update webhook_delivery set status = 'dead', next_attempt_at = null, lease_until = null, last_error = $2, updated_at = now() where id = $1`,
-      [deliveryId, reason],
+      `update webhook_delivery set status = 'dead', next_attempt_at = null, lease_until = null, last_error = $2, updated_at = now() where organization_id = $3 and id = $1`,
+      [delivery.id, reason, delivery.organization_id],
     );
   }
 }

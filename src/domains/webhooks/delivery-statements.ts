@@ -5,6 +5,10 @@ import type { SqlClient } from './delivery-engine';
  * transaction (one round trip, one commit) where the locked path needs a transaction of five or
  * six. They decide nothing the locked path would decide differently: the claim only takes a
  * delivery still exactly as the caller read it, and anything else is left to the locked path.
+ *
+ * They serve deliveries of many workspaces in one batch, so they are not built by tenant-sql.ts
+ * (which binds one organization): each delivery is named by its organization and id, and every
+ * join matches organization_id by hand.
  */
 
 /** Statuses a delivery holds between attempts (`pending`) or during one (`sending`). */
@@ -13,6 +17,7 @@ export type OpenStatus = 'pending' | 'sending';
 /** What the quick claim compares against: the delivery and endpoint as read just before. */
 export interface ReadDelivery {
   id: number;
+  organizationId: number;
   status: OpenStatus;
   attempts: number;
   url: string;
@@ -29,14 +34,14 @@ export interface ReadDelivery {
 export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], leaseMs: number, jobKeyPrefix: string): Promise<Set<number>> {
   const { rows } = await client.query<{ id: number }>(
     `with wanted as (
-       select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[]) as t(id, status, attempts, secret_ciphertext, url)),
+       select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $8::int[]) as t(id, status, attempts, secret_ciphertext, url, organization_id)),
      claimed as (
        update webhook_delivery d
           set status = 'sending', attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = null,
               lease_until = now() + make_interval(secs => $6::double precision / 1000), updated_at = now()
          from wanted t, webhook_endpoint w
-        where d.id = t.id and d.status = t.status and d.attempts = t.attempts and d.attempts < d.max_attempts
-          and w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
+        where d.organization_id = t.organization_id and d.id = t.id and d.status = t.status and d.attempts = t.attempts and d.attempts < d.max_attempts
+          and w.organization_id = d.organization_id and w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
           and w.secret_ciphertext = t.secret_ciphertext and w.url = t.url
           and case d.status when 'pending' then coalesce(d.next_attempt_at <= now(), true)
                             else coalesce(d.lease_until <= now(), true) end
@@ -53,6 +58,7 @@ export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], l
       reads.map((r) => r.url),
       leaseMs,
       jobKeyPrefix,
+      reads.map((r) => r.organizationId),
     ],
   );
   return new Set(rows.map((r) => r.id));
@@ -61,6 +67,7 @@ export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], l
 /** How an attempt ended, as the record statement needs it. */
 export interface AttemptRecord {
   deliveryId: number;
+  organizationId: number;
   /** The attempt number the worker claimed: a delivery taken over since (another attempt) is left alone. */
   attempt: number;
   /** `sent` or `dead` when no retry is due whatever the endpoint's state; null when a retry is due if the endpoint is still live. */
@@ -97,10 +104,10 @@ export interface CancelReasons {
 export async function recordAttempts(client: SqlClient, records: AttemptRecord[], reasons: CancelReasons, jobKeyPrefix: string): Promise<void> {
   await client.query(
     `with given as (
-       select * from unnest($1::int[], $2::int[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::int[], $8::text[], $9::double precision[])
-              with ordinality as g(delivery_id, attempt, final_status, delivered, response_status, response_body, duration_ms, error, retry_delay_ms, ord)),
+       select * from unnest($1::int[], $2::int[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::int[], $8::text[], $9::double precision[], $13::int[])
+              with ordinality as g(delivery_id, attempt, final_status, delivered, response_status, response_body, duration_ms, error, retry_delay_ms, organization_id, ord)),
      decided as (
-       select d.id, g.ord, g.delivered, g.response_status, g.response_body, g.duration_ms, g.retry_delay_ms,
+       select d.organization_id, d.id, g.ord, g.delivered, g.response_status, g.response_body, g.duration_ms, g.retry_delay_ms,
               case when g.final_status is not null then g.final_status
                    when w.status = 1 and w.deleted_at is null then 'pending'
                    else 'dead' end as status,
@@ -108,8 +115,8 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
                    when w.deleted_at is not null then $11::text
                    else $10::text end as error
          from given g
-         join webhook_delivery d on d.id = g.delivery_id
-         join webhook_endpoint w on w.id = d.webhook_id
+         join webhook_delivery d on d.organization_id = g.organization_id and d.id = g.delivery_id
+         join webhook_endpoint w on w.organization_id = d.organization_id and w.id = d.webhook_id
         where d.status = 'sending' and d.attempts = g.attempt
         order by d.id
           for update of d),
@@ -121,19 +128,20 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
               next_attempt_at = case when x.status = 'pending' then now() + make_interval(secs => x.retry_delay_ms / 1000) end,
               lease_until = null, updated_at = now()
          from decided x
-        where d.id = x.id
+        where d.organization_id = x.organization_id and d.id = x.id
        returning d.id, d.organization_id, d.webhook_id, d.status, d.next_attempt_at, x.ord, x.delivered),
      per_endpoint as (
-       select webhook_id, count(*) as attempts, max(ord) filter (where delivered) as last_success,
+       select organization_id, webhook_id, count(*) as attempts, max(ord) filter (where delivered) as last_success,
               count(*) filter (where not delivered) as failures
-         from recorded group by webhook_id),
+         from recorded group by organization_id, webhook_id),
      counted as (
        update webhook_endpoint w
           set last_triggered_at = now(), updated_at = now(),
               failure_count = case when e.last_success is null then w.failure_count + e.failures
-                                   else (select count(*) from recorded r where r.webhook_id = e.webhook_id and not r.delivered and r.ord > e.last_success) end
+                                   else (select count(*) from recorded r
+                                          where r.organization_id = e.organization_id and r.webhook_id = e.webhook_id and not r.delivered and r.ord > e.last_success) end
          from per_endpoint e
-        where w.id = e.webhook_id
+        where w.organization_id = e.organization_id and w.id = e.webhook_id
        returning w.id),
      moved as (
        select j.id from recorded r,
@@ -157,6 +165,7 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
       reasons.paused,
       reasons.deleted,
       jobKeyPrefix,
+      records.map((r) => r.organizationId),
     ],
   );
 }

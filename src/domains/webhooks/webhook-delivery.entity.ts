@@ -1,6 +1,7 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 /** Delivery states: pending (waiting for its next attempt), sending, sent, dead. */
 export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'dead'] as const;
@@ -15,7 +16,7 @@ export class WebhookDelivery extends TenantEntity<
   'attempts' | 'nextAttemptAt' | 'lastAttemptAt' | 'sentAt' | 'responseStatus' | 'responseBody' | 'durationMs' | 'lastError' | 'leaseUntil'
 > {
   @Field(() => Int)
-  @Property({ type: 'integer' })
+  @ManyToOne(() => WebhookEndpoint, { mapToPk: true, fieldName: 'webhook_id' })
   webhookId!: number;
 
   @Field({ description: 'evt_ and hex; the same for every attempt and redelivery of the event.' })

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { ActiveStatus } from '../../shared/active-status';
 import * as rules from '../../shared/rules';
@@ -205,7 +206,8 @@ export class WebhookService {
     if (endpoint.status !== ActiveStatus.ACTIVE) throw new ConflictError('The endpoint is paused; resume it first');
     return ctx.em.transactional(async (tx) => {
       // One redelivery at a time per dead delivery, and none while a copy is still on its way.
-      await tx.execute('select id from webhook_delivery where id = ? for update', [dead.id]);
+      const t = tenantSql(ctx.organizationId, 'd');
+      await executeSql(tx, sql`select d.id from webhook_delivery d where ${t.owns()} and d.id = ${dead.id} for update`);
       const live = await tx.count(WebhookDelivery, { webhookId: dead.webhookId, eventId: dead.eventId, status: { $in: ['pending', 'sending'] } });
       if (live > 0) throw new ConflictError('This event is already being redelivered');
       const again = tx.create(WebhookDelivery, {

@@ -1,3 +1,4 @@
+import { sql, type Sql } from '../../../db/tenant-sql';
 import type { ExportColumn } from '../export-columns';
 import type { ExportFilterName, ExportFilters } from '../export-kinds';
 
@@ -6,12 +7,11 @@ export interface FilterNames {
   productionUnit?: string;
 }
 
-/** FROM … WHERE … of an export's rows, with its bound values (`?` placeholders). */
+/** The select list, FROM … WHERE … (with its bound values) and ORDER BY of an export's rows. */
 export interface RowsQuery {
   select: string;
-  from: string;
+  from: Sql;
   orderBy: string;
-  params: unknown[];
 }
 
 /** One kind of export: its columns, the filters it takes and the SQL of its rows. */
@@ -21,9 +21,10 @@ export interface ExportSource {
   orientation: 'portrait' | 'landscape';
   columns: readonly ExportColumn[];
   /**
-   * The rows of one workspace. Raw SQL bypasses the ORM's tenant filter, so every table is
-   * bound to `organizationId` here. Select aliases are the columns' keys; timestamps are
-   * formatted as the workspace's wall-clock time (`workspace_config` joined as `wc`).
+   * The rows of one workspace. Raw SQL bypasses the ORM's tenant filter, so the root table is
+   * bound to `organizationId` and every joined table matched on organization_id (tenant-sql.ts).
+   * Select aliases are the columns' keys; timestamps are formatted as the workspace's wall-clock
+   * time (`workspace_config` joined as `wc`).
    */
   rows(organizationId: number, filters: ExportFilters): RowsQuery;
   /** One line per filter applied, e.g. "Status: Approved". */
@@ -45,13 +46,7 @@ export function dateRangeLine(label: string, f: ExportFilters): string[] {
 }
 
 /** Conditions on `sales_order o`'s order_date for a date range. */
-export function orderDateConditions(f: ExportFilters, where: string[], params: unknown[]): void {
-  if (f.dateFrom) {
-    where.push('o.order_date >= ?');
-    params.push(f.dateFrom);
-  }
-  if (f.dateTo) {
-    where.push('o.order_date <= ?');
-    params.push(f.dateTo);
-  }
+export function orderDateConditions(f: ExportFilters, where: Sql[]): void {
+  if (f.dateFrom) where.push(sql`o.order_date >= ${f.dateFrom}`);
+  if (f.dateTo) where.push(sql`o.order_date <= ${f.dateTo}`);
 }

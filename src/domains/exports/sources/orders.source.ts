@@ -1,3 +1,4 @@
+import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
 import { ORDER_STATUS_LABELS } from '../../orders/order-status.rules';
 import type { ExportFilters } from '../export-kinds';
 import { dateRangeLine, isoDate, localTimestamp, orderDateConditions, type ExportSource } from './export-source';
@@ -28,31 +29,24 @@ export const ordersSource: ExportSource = {
     { key: 'created_at', header: 'Placed at', type: 'datetime', width: 17 },
   ],
   rows(organizationId, f: ExportFilters) {
-    const where = ['o.organization_id = ?'];
-    const params: unknown[] = [organizationId];
-    if (f.orderStatus !== undefined) {
-      where.push('o.status = ?');
-      params.push(f.orderStatus);
-    }
-    orderDateConditions(f, where, params);
-    if (f.productionUnitId !== undefined) {
-      where.push('o.production_unit_id = ?');
-      params.push(f.productionUnitId);
-    }
+    const t = tenantSql(organizationId, 'o');
+    const where: Sql[] = [t.owns()];
+    if (f.orderStatus !== undefined) where.push(sql`o.status = ${f.orderStatus}`);
+    orderDateConditions(f, where);
+    if (f.productionUnitId !== undefined) where.push(sql`o.production_unit_id = ${f.productionUnitId}`);
     return {
       select: `o.order_code, ${isoDate('o.order_date')} as order_date, ${statusLabel} as status,
         trim(c.first_name || ' ' || c.last_name) as customer, c.store_name, t.name as town, r.name as route,
         pu.name as production_unit, o.items_count, o.total_amount, o.mode_of_payment,
         ${isoDate('o.delivery_date')} as delivery_date, ${localTimestamp('o.created_at')} as created_at`,
-      from: `sales_order o
-        join workspace_config wc on wc.organization_id = o.organization_id
-        join app_user c on c.id = o.customer_id
-        left join town t on t.id = o.town_id
-        left join route r on r.id = o.route_id
-        left join production_unit pu on pu.id = o.production_unit_id
-        where ${where.join(' and ')}`,
+      from: sql`sales_order o
+        ${t.join('workspace_config', 'wc')}
+        ${t.join('app_user', 'c', 'c.id = o.customer_id')}
+        ${t.leftJoin('town', 't', 't.id = o.town_id')}
+        ${t.leftJoin('route', 'r', 'r.id = o.route_id')}
+        ${t.leftJoin('production_unit', 'pu', 'pu.id = o.production_unit_id')}
+        where ${joinSql(where, ' and ')}`,
       orderBy: 'o.order_date, o.id',
-      params,
     };
   },
   describe(f, names) {

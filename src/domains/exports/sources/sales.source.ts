@@ -1,3 +1,4 @@
+import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
 import { dateRangeLine, isoDate, orderDateConditions, type ExportSource } from './export-source';
 
 /** One row per order line: what was sold, when, to whom; quantities also in the class's unit. */
@@ -21,23 +22,22 @@ export const salesSource: ExportSource = {
     { key: 'amount', header: 'Amount', type: 'money', width: 14, total: true },
   ],
   rows(organizationId, f) {
-    const where = ['i.organization_id = ?'];
-    const params: unknown[] = [organizationId];
-    orderDateConditions(f, where, params);
+    const t = tenantSql(organizationId, 'i');
+    const where: Sql[] = [t.owns()];
+    orderDateConditions(f, where);
     return {
       select: `${isoDate('o.order_date')} as order_date, o.order_code, trim(c.first_name || ' ' || c.last_name) as customer,
         t.name as town, pc.name as product_class, p.name as product, v.variant_name as variant, v.item_sku_code as sku,
         i.quantity, i.quantity * v.unit_quantity as class_quantity, pc.unit, i.unit_price, i.amount`,
-      from: `order_item i
-        join sales_order o on o.id = i.order_id
-        join app_user c on c.id = o.customer_id
-        left join town t on t.id = o.town_id
-        join product_variant v on v.id = i.product_variant_id
-        join product p on p.id = v.product_id
-        join product_class pc on pc.id = p.product_class_id
-        where ${where.join(' and ')}`,
+      from: sql`order_item i
+        ${t.join('sales_order', 'o', 'o.id = i.order_id')}
+        ${t.join('app_user', 'c', 'c.id = o.customer_id')}
+        ${t.leftJoin('town', 't', 't.id = o.town_id')}
+        ${t.join('product_variant', 'v', 'v.id = i.product_variant_id')}
+        ${t.join('product', 'p', 'p.id = v.product_id')}
+        ${t.join('product_class', 'pc', 'pc.id = p.product_class_id')}
+        where ${joinSql(where, ' and ')}`,
       orderBy: 'o.order_date, o.id, i.id',
-      params,
     };
   },
   describe(f) {

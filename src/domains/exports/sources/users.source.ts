@@ -1,3 +1,4 @@
+import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
 import { ActiveStatus } from '../../../shared/active-status';
 import { USER_TYPE_NAMES } from '../../users/user.entity';
 import { localTimestamp, type ExportSource } from './export-source';
@@ -27,29 +28,22 @@ export const usersSource: ExportSource = {
     { key: 'created_at', header: 'Added at', type: 'datetime', width: 17 },
   ],
   rows(organizationId, f) {
-    const where = ['u.organization_id = ?'];
-    const params: unknown[] = [organizationId];
-    if (f.userType !== undefined) {
-      where.push('u.user_type = ?');
-      params.push(f.userType);
-    }
-    if (f.userStatus !== undefined) {
-      where.push('u.status = ?');
-      params.push(f.userStatus);
-    }
+    const t = tenantSql(organizationId, 'u');
+    const where: Sql[] = [t.owns()];
+    if (f.userType !== undefined) where.push(sql`u.user_type = ${f.userType}`);
+    if (f.userStatus !== undefined) where.push(sql`u.status = ${f.userStatus}`);
     return {
       select: `u.id, trim(u.first_name || ' ' || u.last_name) as name, ${typeLabel} as user_type,
         u.primary_contact_number as phone, u.official_email as email, u.store_name, t.name as town,
         r.name as route, ro.name as role, case u.status when 1 then 'Active' else 'Inactive' end as status,
         ${localTimestamp('u.created_at')} as created_at`,
-      from: `app_user u
-        join workspace_config wc on wc.organization_id = u.organization_id
-        left join role ro on ro.id = u.role_id
-        left join town t on t.id = u.town_id
-        left join route r on r.id = u.route_id
-        where ${where.join(' and ')}`,
+      from: sql`app_user u
+        ${t.join('workspace_config', 'wc')}
+        ${t.leftJoin('role', 'ro', 'ro.id = u.role_id')}
+        ${t.leftJoin('town', 't', 't.id = u.town_id')}
+        ${t.leftJoin('route', 'r', 'r.id = u.route_id')}
+        where ${joinSql(where, ' and ')}`,
       orderBy: 'u.id',
-      params,
     };
   },
   describe(f) {
