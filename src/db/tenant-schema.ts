@@ -31,9 +31,10 @@ function tenantTables(metadata: MetadataStorage): Set<string> {
 const shortName = (table: string) => table.slice(table.lastIndexOf('.') + 1);
 
 /**
- * A relation's one-column key as its composite form. ON DELETE is kept: CASCADE as it was, SET
- * NULL only of the referencing column (organization_id is never null), NO ACTION otherwise. ON
- * UPDATE is NO ACTION: ids and organizations never change, and a cascade would move the
+ * A relation's one-column key as its composite form. ON DELETE CASCADE stays; anything else
+ * (MikroORM's SET NULL of nullable relations included) is NO ACTION: the service deletes none of
+ * the rows such references name, an audit reference must not vanish quietly, and SET NULL of one
+ * column of the key would need PostgreSQL 15 (see Migration20261123000000). ON UPDATE is NO ACTION: ids and organizations never change, and a cascade would move the
  * referencing rows to another workspace along with the row they name.
  */
 export function compositeTenantKey(fk: ForeignKey): ForeignKey {
@@ -44,7 +45,7 @@ export function compositeTenantKey(fk: ForeignKey): ForeignKey {
     columnNames: ['organization_id', column],
     referencedColumnNames: ['organization_id', ...fk.referencedColumnNames],
     updateRule: 'no action',
-    deleteRule: deleteRule === 'cascade' ? 'cascade' : deleteRule === 'set null' ? `set null (${column})` : 'no action',
+    deleteRule: deleteRule === 'cascade' ? 'cascade' : 'no action',
   };
 }
 

@@ -91,8 +91,8 @@ describe('tenancy held by the database', () => {
       expect(fk.columns, `${fk.name} lacks organization_id`).toHaveLength(2);
       expect(fk.columns[0], `${fk.name} lacks organization_id`).toBe('organization_id');
       expect(fk.targetColumns, fk.name).toEqual(['organization_id', 'id']);
-      // SET NULL of the whole key would null organization_id; only the reference is cleared.
-      if (/SET NULL/.test(fk.definition)) expect(fk.definition, fk.name).toContain(`ON DELETE SET NULL (${fk.columns[1]})`);
+      // CASCADE or NO ACTION only: SET NULL of the whole key would null organization_id.
+      expect(fk.definition, fk.name).not.toMatch(/SET NULL|SET DEFAULT/);
       expect(fk.definition, fk.name).not.toMatch(/ON UPDATE/); // NO ACTION: a cascade would move rows between workspaces
     }
     expect(between.length).toBeGreaterThanOrEqual(30);
@@ -182,13 +182,13 @@ describe('tenancy held by the database', () => {
     });
   });
 
-  it('ON DELETE is kept: deleting a production unit clears only the reference; its orders stay in their workspace', async () => {
-    await query(url, 'delete from production_unit where id = $1', [A.unitId]);
+  it('deleting a row that orders name is refused (NO ACTION); the orders keep their reference', async () => {
+    await expect(query(url, 'delete from production_unit where id = $1', [A.unitId])).rejects.toMatchObject({ code: '23503' });
     const order = await one<{ organization_id: number; production_unit_id: number | null }>(
       'select organization_id, production_unit_id from sales_order where id = $1',
       [A.orderId],
     );
-    expect(order).toEqual({ organization_id: A.ws.organizationId, production_unit_id: null });
+    expect(order).toEqual({ organization_id: A.ws.organizationId, production_unit_id: A.unitId });
   });
 
   it("MikroORM's schema generator holds the composite keys too (migration:create and schema diffs keep them)", async () => {
@@ -198,7 +198,10 @@ describe('tenancy held by the database', () => {
     expect(create).toContain(
       `alter table "sales_order" add constraint "sales_order_customer_id_foreign" foreign key ("organization_id", "customer_id") references "app_user" ("organization_id", "id") on update no action on delete no action;`,
     );
-    expect(create).toContain(`on delete set null (town_id)`);
+    expect(create).toContain(
+      `alter table "sales_order" add constraint "sales_order_town_id_foreign" foreign key ("organization_id", "town_id") references "town" ("organization_id", "id") on update no action on delete no action;`,
+    );
+    expect(create).not.toContain('set null');
     // That the migrated schema and the entities agree is the migrations test's (on a database without graphile-worker's schema).
   });
 });

@@ -11,13 +11,17 @@ import { Migration } from '@mikro-orm/migrations';
  * migration with an error naming each such row, and nothing is changed. Such a row is a bug's
  * leftover that someone must look at; the migration does not guess which side is right.
  *
- * ON DELETE SET NULL of one column of a composite key (`set null (x_id)`) needs PostgreSQL 15.
+ * ON DELETE: CASCADE stays. A reference that cleared itself when the row it named was deleted
+ * (SET NULL: who created a key, who recorded a payment, an order's town) is NO ACTION now, so
+ * deleting that row is refused. The service never deletes those rows (users are deactivated, keys
+ * revoked, masters kept), an audit reference should not vanish quietly, and clearing one column
+ * of a composite key (`set null (x_id)`) would need PostgreSQL 15 while the service supports 14.
  * The lists below are this migration's own: later entity changes must not change what it did.
  */
 
 type OnDelete = 'cascade' | 'set null' | 'no action';
 
-/** [table, column, referenced table, ON DELETE, had a one-column foreign key before]. */
+/** [table, column, referenced table, ON DELETE of the one-column key before, had such a key]. */
 const REFERENCES: ReadonlyArray<readonly [string, string, string, OnDelete, boolean]> = [
   ['product', 'product_class_id', 'product_class', 'no action', true],
   ['product_variant', 'product_id', 'product', 'no action', true],
@@ -74,10 +78,6 @@ const foreignKeyName = (table: string, column: string) => `${table}_${column}_fo
 
 export class Migration20261123000000 extends Migration {
   override async up(): Promise<void> {
-    const [{ version }] = await this.execute(`select current_setting('server_version_num')::int as version`);
-    if (version < 150000) {
-      throw new Error(`PostgreSQL 15 or newer is needed (composite foreign keys with ON DELETE SET NULL of one column); this server is ${version}`);
-    }
     const problems: string[] = [];
     for (const [table, column, target] of REFERENCES) problems.push(...(await this.crossings(table, column, target)));
     if (problems.length > 0) {
@@ -93,7 +93,7 @@ export class Migration20261123000000 extends Migration {
     for (const [table, column, target, onDelete, hadKey] of REFERENCES) {
       const name = foreignKeyName(table, column);
       if (hadKey) this.addSql(`alter table "${table}" drop constraint "${name}";`);
-      const deleteRule = onDelete === 'set null' ? `set null ("${column}")` : onDelete;
+      const deleteRule = onDelete === 'cascade' ? 'cascade' : 'no action';
       this.addSql(
         `alter table "${table}" add constraint "${name}" foreign key ("organization_id", "${column}") ` +
           `references "${target}" ("organization_id", "id") on update no action on delete ${deleteRule};`,
