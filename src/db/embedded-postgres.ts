@@ -3,7 +3,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config';
-import { describeProcess, forgetOwner, inspectPostmaster, recordOwner, removeStaleLockFile, stopOrphan } from './embedded-postmaster';
+import { awaitEndedPostmaster, describeProcess, forgetOwner, inspectPostmaster, recordOwner, removeStaleLockFile, stopOrphan } from './embedded-postmaster';
 import { loadOrCreateSecret } from '../secrets';
 
 /** Where the service keeps its embedded database: DATA_DIR/pg, with a generated password. */
@@ -123,6 +123,7 @@ async function takeOverDirectory(directory: string, notice: (line: string) => vo
     notice(`Removing ${directory}/postmaster.pid: it names process ${describeProcess(found.holder, found.pid)}, which is not this directory's PostgreSQL`);
     removeStaleLockFile(directory);
   }
+  await awaitEndedPostmaster(directory);
 }
 
 /** How many of PostgreSQL's last output lines a start-up failure quotes. */

@@ -134,6 +134,38 @@ export async function stopOrphan(pid: number, directory: string, binary: string,
   }
 }
 
+/** Whether `pid` exists at all, an ended process its parent has not yet reaped (a zombie) included. */
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Waits until the process a leftover `postmaster.pid` names is gone for good. A postmaster killed
+ * with its starter (kill -9 of the process group) has ended but stays a zombie until the reaper it
+ * was handed to collects it; PostgreSQL only asks whether the pid exists, so it refuses to start
+ * over the file until then (seen on CI under load). The file is not removed instead: PostgreSQL
+ * uses it to find shared memory that a surviving backend may still hold.
+ */
+export async function awaitEndedPostmaster(directory: string, timeoutMs = 30_000): Promise<void> {
+  const lock = readLockFile(directory);
+  if (!lock || !Number.isSafeInteger(lock.pid) || lock.pid <= 0) return;
+  const deadline = Date.now() + timeoutMs;
+  while (pidExists(lock.pid) && processInfo(lock.pid) === null) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `The PostgreSQL of ${directory} (pid ${lock.pid}) has ended, but its parent process has not collected it within ` +
+          `${timeoutMs / 1000} s, and PostgreSQL will not start while that pid exists`,
+      );
+    }
+    await sleep(100);
+  }
+}
+
 /** One line naming a process, for messages: `1234 (node dist/src/main.js)`. */
 export function describeProcess(info: ProcessInfo | null, pid: number): string {
   return info ? `${pid} (${info.command.slice(0, 120)})` : String(pid);
