@@ -9,7 +9,8 @@ import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
-import { complexityPlugin, depthRule } from './limits';
+import { complexityPlugin } from './limits';
+import { MAX_QUERY_TOKENS, operationShapeRule } from './operation-shape';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
 
@@ -46,7 +47,10 @@ export async function graphqlPlugin(
     introspection: true,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
-    validationRules: [depthRule],
+    // Parsing stops past MAX_QUERY_TOKENS and validation past MAX_QUERY_FIELDS, so a huge document
+    // is refused (QUERY_TOO_COMPLEX, see format-error.ts) in bounded time, before any resolver runs.
+    parseOptions: { maxTokens: MAX_QUERY_TOKENS },
+    validationRules: [operationShapeRule],
     formatError: formatGraphqlError,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),

@@ -1,17 +1,12 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import depthLimit from 'graphql-depth-limit';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from '../shared/pagination';
 import { perDocument } from './per-document';
 
-/** Deepest selection a query may have. */
-export const MAX_QUERY_DEPTH = 8;
+export { MAX_QUERY_DEPTH, MAX_QUERY_FIELDS, MAX_QUERY_TOKENS } from './operation-shape';
 /** Highest estimated cost a query may have (each field 1, lists by their limit argument). */
 export const MAX_QUERY_COMPLEXITY = 5000;
-
-/** Validation rule refusing queries nested deeper than MAX_QUERY_DEPTH. */
-export const depthRule = depthLimit(MAX_QUERY_DEPTH);
 
 /** Estimates kept per parsed query (one per operation and variables). */
 const MAX_ESTIMATES_PER_DOCUMENT = 64;
@@ -57,7 +52,9 @@ export function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
+        async didResolveOperation({ request, document, operation }) {
+          // No operation to run (an unknown name, or several and none named): execution refuses it.
+          if (!operation) return;
           let complexity: number;
           try {
             complexity = estimate(document, request.operationName, request.variables);
