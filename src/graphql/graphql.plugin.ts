@@ -9,7 +9,8 @@ import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
-import { complexityPlugin } from './limits';
+import { costPlugin } from './cost.plugin';
+import type { CostBudget } from './cost-budget';
 import { MAX_QUERY_TOKENS, operationShapeRule } from './operation-shape';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
@@ -39,7 +40,7 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
  */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  opts: { services: Services; limits: Limits; concurrentOperations: number },
+  opts: { services: Services; limits: Limits; costBudget: CostBudget; concurrentOperations: number },
 ): Promise<void> {
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphqlContext>({
@@ -59,7 +60,7 @@ export async function graphqlPlugin(
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin,
       keyScopesPlugin(schema),
-      complexityPlugin(schema),
+      costPlugin(schema, opts.costBudget),
       fieldSelectionPlugin(schema),
       errorLoggingPlugin,
     ],
