@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { Slots } from '../shared/slots';
@@ -14,6 +14,12 @@ import type { CostBudget } from './cost-budget';
 import { MAX_QUERY_TOKENS, operationShapeRule } from './operation-shape';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
+
+/** Whose share of the execution slots a request takes: its workspace's, or without a credential its address's. */
+function slotGroupOf(request: FastifyRequest): string {
+  const principal = request.ctx?.principal;
+  return principal ? `workspace:${principal.organizationId}` : `ip:${request.ip}`;
+}
 
 /** Every GraphQL answer is the caller's own data: `cache-control: no-store`. */
 const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
@@ -29,8 +35,9 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
 /**
  * Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on.
  *
- * At most `concurrentOperations` requests (the database pool's size) are executed at a time; the
- * others wait their turn before Apollo builds anything for them. A request that instead waited
+ * At most `concurrentOperations` requests (the database pool's size) are executed at a time, at
+ * most half of them for one workspace; the others wait their turn before Apollo builds anything
+ * for them. A request that instead waited
  * inside, for a connection, kept its whole state (Apollo's request context, the loaders, the
  * promises of every resolver awaiting the statement) alive longer than V8's young-generation
  * collections are apart: that state was moved to the old generation, and the page's rows,
@@ -71,12 +78,14 @@ export async function graphqlPlugin(
   const execute = fastifyApolloHandler(apollo, {
     context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
   });
-  const operations = new Slots(opts.concurrentOperations);
+  // No workspace holds more than half of the slots: a workspace sending heavy operations from many
+  // clients waits for its own, and another workspace's requests still find a slot (tested).
+  const operations = new Slots(opts.concurrentOperations, Math.max(1, Math.floor(opts.concurrentOperations / 2)));
   app.route<{ Reply: string }, unknown, FastifySchema>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     config: { auth: 'public' },
     schema: { hide: true },
-    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply)),
+    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply), slotGroupOf(request)),
   });
 }
