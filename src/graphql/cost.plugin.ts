@@ -33,6 +33,9 @@ export function costPlugin(schema: GraphQLSchema, budget: CostBudget): ApolloSer
       let requested = 0;
       let charged = false;
       let status: ThrottleStatus | undefined;
+      // Another plugin may refuse the operation while the bucket is being charged (the hooks run
+      // together): the answer waits for the charge, so what was taken is given back.
+      let charging: Promise<unknown> | undefined;
       return {
         async didResolveOperation({ request, document, operation }) {
           // No operation to run (an unknown name, or several and none named): execution refuses it.
@@ -48,17 +51,20 @@ export function costPlugin(schema: GraphQLSchema, budget: CostBudget): ApolloSer
           if (requested > MAX_QUERY_COMPLEXITY) {
             throw tooComplex(`Query is too complex: ${requested}, the maximum is ${MAX_QUERY_COMPLEXITY}`);
           }
-          const taken = await budget.take(key, requested);
+          const take = budget.take(key, requested);
+          charging = take;
+          const taken = await take;
           status = taken.status;
+          charged = taken.taken;
           if (!taken.taken) {
             throw new GraphQLError(
               `Query cost ${requested} exceeds the ${taken.status.currentlyAvailable} available of the caller's cost budget (restores ${taken.status.restoreRate} a second); try again in ${taken.retryAfterSeconds} s`,
               { extensions: { code: 'RATE_LIMITED', http: { status: 429, headers: new HeaderMap([['retry-after', String(taken.retryAfterSeconds)]]) } } },
             );
           }
-          charged = true;
         },
         async willSendResponse({ response, operation, document, request }) {
+          await charging?.catch(() => undefined);
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           let actual = 0;

@@ -106,6 +106,12 @@ function budgetSuite(build: (env: Record<string, string>) => Promise<TestApp>) {
     const missing = await send(t, '{ order(id: 999999) { id items { id } } }', { token: other.token });
     expect(missing.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect(missing.cost).toMatchObject({ requestedQueryCost: 1_000 + 1 + 10 + 8, actualQueryCost: 1_000 });
+    // An operation another check refuses (a read-only key writing) runs nothing and keeps nothing taken.
+    const key = await createApiKey(t, other, { scopes: 'read' });
+    const write = await send(t, 'mutation { createTown(input: { name: "Kochi" }) { id } }', { apiKey: key.key });
+    expect(write.statusCode).toBe(403);
+    expect(write.cost).toMatchObject({ requestedQueryCost: 5_001, actualQueryCost: 0 });
+    expect(write.cost.throttleStatus.currentlyAvailable).toBeGreaterThan(50_000 - 5);
   });
 }
 
