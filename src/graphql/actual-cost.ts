@@ -5,6 +5,7 @@ import {
   Kind,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -31,6 +32,14 @@ export function actualCost(
 ): number {
   const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   if (!root) return 0;
+  // The variables were checked before anything ran; arguments that still do not read are priced as absent.
+  const argsOf = (field: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> => {
+    try {
+      return getArgumentValues(field, node, variables);
+    } catch {
+      return {};
+    }
+  };
 
   /** The fields of `sets` by response key (a type condition never excludes here: every type is an object type). */
   const byResponseKey = (sets: SelectionSetNode[]): Map<string, FieldNode[]> => {
@@ -59,7 +68,7 @@ export function actualCost(
     for (const [key, nodes] of byResponseKey(sets)) {
       if (!(key in object)) {
         const field = isRoot && failedRootKeys.has(key) ? type.getFields()[nodes[0].name.value] : undefined;
-        if (field) cost += ownCost(field.extensions.complexity, getArgumentValues(field, nodes[0], variables));
+        if (field) cost += ownCost(field.extensions.complexity, argsOf(field, nodes[0]));
         continue;
       }
       const name = nodes[0].name.value;
@@ -76,7 +85,7 @@ export function actualCost(
         cost += 1;
         continue;
       }
-      cost += ownCost(field.extensions.complexity, getArgumentValues(field, nodes[0], variables));
+      cost += ownCost(field.extensions.complexity, argsOf(field, nodes[0]));
       const named = getNamedType(field.type);
       if (isCompositeType(named) && isObjectType(named)) {
         const childSets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
