@@ -45,7 +45,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   RATE_LIMIT_PER_HOUR: positiveInt.default(2000),
   // At least the highest cost one query may have (MAX_QUERY_COMPLEXITY), so every query allowed can run.
-  GRAPHQL_COST_MAXIMUM: z.coerce.number().int().min(50_000, 'must be at least 50000, the highest cost of one query').default(100_000),
+  GRAPHQL_COST_MAXIMUM: z.coerce.number().int().min(50_000, 'must be at least 50000, the highest cost of one query').default(50_000),
   GRAPHQL_COST_RESTORE_RATE: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

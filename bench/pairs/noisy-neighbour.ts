@@ -24,7 +24,7 @@ const SEARCHED_PAGE = `{ orders(limit: 100, search: "a") { pageInfo { total } no
 export const HEAVY_DOCUMENTS = [MONTHLY_SALES, THREE_STATS, SEARCHED_PAGE];
 
 /** The real cost budget (the service's defaults), which BENCH_SERVICE_ENV lifts for the throughput pairs. */
-const REAL_BUDGET = { GRAPHQL_COST_MAXIMUM: '100000', GRAPHQL_COST_RESTORE_RATE: '10000' };
+const REAL_BUDGET = { GRAPHQL_COST_MAXIMUM: '50000', GRAPHQL_COST_RESTORE_RATE: '10000' };
 
 interface NoisyCounts {
   answered: number;
