@@ -1,6 +1,8 @@
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
 import { COST } from '../../src/graphql/costs';
+import { MAX_QUERY_COMPLEXITY } from '../../src/graphql/limits';
 import { graphqlSchema } from '../../src/graphql/schema';
 
 /**
@@ -34,5 +36,11 @@ describe('GraphQL field costs', () => {
     expect(COST.monthlySales).toBeGreaterThanOrEqual(3 * COST.dashboardStats);
     expect(COST.password).toBeGreaterThanOrEqual(10 * COST.record);
     expect(COST.relation).toBeGreaterThan(1);
+  });
+
+  it('let the budget hold at least one query of the highest cost', () => {
+    expect(loadConfig({ GRAPHQL_COST_MAXIMUM: String(MAX_QUERY_COMPLEXITY) }).graphqlCost.maximum).toBe(MAX_QUERY_COMPLEXITY);
+    expect(() => loadConfig({ GRAPHQL_COST_MAXIMUM: String(MAX_QUERY_COMPLEXITY - 1) })).toThrow(ConfigError);
+    expect(loadConfig({}).graphqlCost.maximum).toBeGreaterThanOrEqual(MAX_QUERY_COMPLEXITY);
   });
 });
