@@ -3,7 +3,10 @@
  * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
  * and writes bench/results.json and the table in BENCHMARKS.md.
  *
- *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,startup]
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,startup]
+ *
+ * A run of some pairs (--only) replaces those pairs' figures in bench/results.json and BENCHMARKS.md
+ * and keeps the others'.
  */
 import 'reflect-metadata';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,11 +25,12 @@ import { machineOf, table, writeResults, type Figure } from './lib/report';
 import { BENCH_SERVICE_ENV, startService } from './lib/service-process';
 import { SqlCapture } from './lib/sql-capture';
 import { measureApiThroughput } from './pairs/api-throughput';
+import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
 
-const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'startup'] as const;
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'startup'] as const;
 type PairName = (typeof PAIRS)[number];
 
 /** The seeds of the datasets: one of many workspaces for the API, one workspace per export size. */
@@ -85,6 +89,22 @@ function updateBenchmarksMd(text: string): void {
   writeFileSync(file, `${current.slice(0, from + start.length)}\n${text}\n${current.slice(to)}`);
 }
 
+/**
+ * Rewrites the table between the markers of BENCHMARKS.md with `text`, keeping the full run's
+ * first line and adding `note` (replacing an earlier note about the same pairs).
+ */
+function updateBenchmarksMdPartly(text: string, note: string): void {
+  const file = path.resolve('BENCHMARKS.md');
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf('<!-- results:start -->');
+  const end = current.indexOf('<!-- results:end -->');
+  if (start < 0 || end < 0) throw new Error('BENCHMARKS.md lacks its results markers');
+  const lines = current.slice(start, end).split('\n').slice(1).filter((line) => line.trim() !== '' && !line.startsWith('|'));
+  const pairs = note.slice(0, note.indexOf(' measured '));
+  const kept = lines.filter((line) => !line.startsWith(pairs));
+  updateBenchmarksMd([...kept, note].join('\n\n') + `\n\n${text}`);
+}
+
 async function main(): Promise<void> {
   const opts = options();
   mkdirSync(BENCH_DATA_DIR, { recursive: true });
@@ -126,6 +146,7 @@ async function main(): Promise<void> {
       ['xlsx', () => measureXlsx(ctx, xlsxSmall!, xlsxLarge!)],
       ['pdf', () => measurePdf(ctx, pdf!)],
       ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],
+      ['noisy', () => measureNoisyNeighbour(ctx)],
     ];
     for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {
       // Each pair gets a freshly started service, so none inherits another's heap or caches.
@@ -144,9 +165,22 @@ async function main(): Promise<void> {
     console.log(`\n${text}\n`);
     const machine = machineOf(rows[0].server_version);
     const settings = { rounds: opts.rounds, seconds: opts.seconds, dataset: { workspaces: opts.orgs, ordersPerWorkspace: opts.orders } };
-    writeResults(path.resolve('bench/results.json'), machine, figures, { settings, measuredAt: new Date().toISOString() });
+    const resultsFile = path.resolve('bench/results.json');
+    const measuredAt = new Date().toISOString();
+    const measuredOn = `on ${machine.cores} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}, PostgreSQL ${machine.postgres}`;
     if (opts.only.size === PAIRS.length) {
-      updateBenchmarksMd(`Measured ${new Date().toISOString().slice(0, 10)} on ${machine.cores} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}, PostgreSQL ${machine.postgres}; ${opts.rounds} rounds, ${opts.seconds} s per throughput run.\n\n${text}`);
+      writeResults(resultsFile, machine, figures, { settings, measuredAt });
+      updateBenchmarksMd(`Measured ${measuredAt.slice(0, 10)} ${measuredOn}; ${opts.rounds} rounds, ${opts.seconds} s per throughput run.\n\n${text}`);
+    } else {
+      // Some pairs only: their figures replace the same figures of the last runs, the others stay.
+      const earlier = JSON.parse(readFileSync(resultsFile, 'utf8')) as { figures: Figure[]; partialRuns?: object[] } & Record<string, unknown>;
+      const names = new Set(figures.map((f) => f.name));
+      const merged = [...earlier.figures.filter((f) => !names.has(f.name)), ...figures];
+      const partialRuns = [...(earlier.partialRuns ?? []), { only: [...opts.only], settings, measuredAt, machine }];
+      const { figures: _figures, machine: earlierMachine, ...rest } = earlier;
+      writeResults(resultsFile, earlierMachine as typeof machine, merged, { ...rest, partialRuns });
+      const note = `Rows of ${[...opts.only].join(', ')} measured ${measuredAt.slice(0, 10)} ${measuredOn}, in a run of those alone: ${opts.rounds} rounds, ${opts.seconds} s windows, ${opts.orgs} workspaces × ${opts.orders.toLocaleString('en-US')} orders.`;
+      updateBenchmarksMdPartly(table(merged), note);
     }
     log('wrote bench/results.json');
   } finally {

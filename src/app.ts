@@ -11,6 +11,7 @@ import { requestLogSerializer } from './context/request-log';
 import { isDatabaseReady } from './db/orm';
 import { AppError } from './errors/app-error';
 import { answerFor } from './errors/error-response';
+import { inProcessCostBudget, redisCostBudget } from './graphql/cost-budget';
 import { graphqlPlugin } from './graphql/graphql.plugin';
 import { serializersBuiltOnFirstCall } from './shared/serializer-compiler';
 import { createValidatorCompiler } from './shared/validator-compiler';
@@ -107,7 +108,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await api.register(restShim, { prefix: '/api/v1', limits });
     // As many GraphQL operations at a time as the pool has connections (knex's default is 10).
     const concurrentOperations = deps.orm.config.get('pool')?.max ?? 10;
-    await api.register(graphqlPlugin, { services: app.services, limits, concurrentOperations });
+    const namespace = deps.rateLimitNamespace ?? 'sd';
+    // The cost budgets live where the rate limits' counters do: Redis (every instance) or this process.
+    const costBudget = deps.redis ? redisCostBudget(deps.redis, namespace, deps.config.graphqlCost) : inProcessCostBudget(deps.config.graphqlCost);
+    await api.register(graphqlPlugin, { services: app.services, limits, costBudget, concurrentOperations });
   });
   return app;
 }

@@ -52,6 +52,9 @@ const envSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: positiveInt.default(12),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   RATE_LIMIT_PER_HOUR: positiveInt.default(2000),
+  // At least the highest cost one query may have (MAX_QUERY_COMPLEXITY), so every query allowed can run.
+  GRAPHQL_COST_MAXIMUM: z.coerce.number().int().min(50_000, 'must be at least 50000, the highest cost of one query').default(50_000),
+  GRAPHQL_COST_RESTORE_RATE: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -92,6 +95,8 @@ export interface Config {
     maxAttempts: number;
   };
   rateLimit: { perMinute: number; perHour: number };
+  /** Each caller's GraphQL cost budget: a bucket of `maximum` units refilled at `restoreRate` a second. */
+  graphqlCost: { maximum: number; restoreRate: number };
   logLevel: string;
 }
 
@@ -163,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
     },
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE, perHour: e.RATE_LIMIT_PER_HOUR },
+    graphqlCost: { maximum: e.GRAPHQL_COST_MAXIMUM, restoreRate: e.GRAPHQL_COST_RESTORE_RATE },
     logLevel: e.LOG_LEVEL,
   };
 }

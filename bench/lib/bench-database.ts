@@ -60,17 +60,17 @@ export async function ensureDataset(url: string, label: string, seed: number, or
 }
 
 /**
- * Issues `perWorkspace` API keys with `scopes` in each workspace, stored as the service stores them
- * (SHA-256 only); earlier runs' bench keys are revoked first.
+ * Issues `perWorkspace` API keys named `name` with `scopes` in each workspace, stored as the service
+ * stores them (SHA-256 only); earlier runs' keys of that name are revoked first.
  */
-export async function issueKeys(pool: Pool, organizationIds: number[], scopes: string, perWorkspace = 1): Promise<Map<number, string[]>> {
-  await pool.query(`update api_key set status = 0, revoked_at = now() where name = 'bench' and status = 1 and organization_id = any($1)`, [organizationIds]);
+export async function issueKeys(pool: Pool, organizationIds: number[], scopes: string, perWorkspace = 1, name = 'bench'): Promise<Map<number, string[]>> {
+  await pool.query(`update api_key set status = 0, revoked_at = now() where name = $2 and status = 1 and organization_id = any($1)`, [organizationIds, name]);
   const keys = new Map<number, string[]>();
   for (const organizationId of organizationIds) {
     const issued: string[] = [];
     for (let i = 0; i < perWorkspace; i += 1) {
       const { key, keyHash, keyPrefix } = newApiKey();
-      await pool.query(`insert into api_key (organization_id, name, key_hash, key_prefix, scopes) values ($1, 'bench', $2, $3, $4)`, [organizationId, keyHash, keyPrefix, scopes]);
+      await pool.query(`insert into api_key (organization_id, name, key_hash, key_prefix, scopes) values ($1, $5, $2, $3, $4)`, [organizationId, keyHash, keyPrefix, scopes, name]);
       issued.push(key);
     }
     keys.set(organizationId, issued);

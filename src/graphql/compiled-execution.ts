@@ -1,5 +1,5 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { getVariableValues, GraphQLError, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getVariableValues, GraphQLError, printSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { perDocument } from './per-document';
 
@@ -32,6 +32,9 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
 export function compiledExecution(schema: GraphQLSchema): GatewayInterface {
   const compiled = perDocument<string | null, CompiledQuery | ExecutionResult>(MAX_OPERATIONS_PER_DOCUMENT);
   const executor: GatewayExecutor = async ({ document, operation, operationName, request, context }) => {
+    // No operation of that name, or several and no name: graphql-js refuses it in its own words
+    // before running anything, and Apollo answers those 400 (OPERATION_RESOLUTION_FAILURE).
+    if (!operation) return execute({ schema, document, operationName: request.operationName, variableValues: request.variables }) as ExecutionResult;
     // Variables are checked by graphql-js itself first, so a bad one is refused in its words, which
     // Apollo recognises (400, BAD_USER_INPUT). The compiled query still gets them as sent: it
     // coerces them itself, and coerced values (an enum's internal value) are not input it accepts.

@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { Services } from '../services';
 import { Slots } from '../shared/slots';
@@ -10,9 +10,17 @@ import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
 import { nulCharactersPlugin } from './nul-characters';
-import { complexityPlugin, depthRule } from './limits';
+import { costPlugin } from './cost.plugin';
+import type { CostBudget } from './cost-budget';
+import { MAX_QUERY_TOKENS, operationShapeRule } from './operation-shape';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
+
+/** Whose share of the execution slots a request takes: its workspace's, or without a credential its address's. */
+function slotGroupOf(request: FastifyRequest): string {
+  const principal = request.ctx?.principal;
+  return principal ? `workspace:${principal.organizationId}` : `ip:${request.ip}`;
+}
 
 /** Every GraphQL answer is the caller's own data: `cache-control: no-store`. */
 const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
@@ -28,8 +36,9 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
 /**
  * Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on.
  *
- * At most `concurrentOperations` requests (the database pool's size) are executed at a time; the
- * others wait their turn before Apollo builds anything for them. A request that instead waited
+ * At most `concurrentOperations` requests (the database pool's size) are executed at a time, at
+ * most half of them for one workspace; the others wait their turn before Apollo builds anything
+ * for them. A request that instead waited
  * inside, for a connection, kept its whole state (Apollo's request context, the loaders, the
  * promises of every resolver awaiting the statement) alive longer than V8's young-generation
  * collections are apart: that state was moved to the old generation, and the page's rows,
@@ -39,7 +48,7 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
  */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  opts: { services: Services; limits: Limits; concurrentOperations: number },
+  opts: { services: Services; limits: Limits; costBudget: CostBudget; concurrentOperations: number },
 ): Promise<void> {
   const schema = await graphqlSchema();
   const apollo = new ApolloServer<GraphqlContext>({
@@ -47,7 +56,10 @@ export async function graphqlPlugin(
     introspection: true,
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false,
-    validationRules: [depthRule],
+    // Parsing stops past MAX_QUERY_TOKENS and validation past MAX_QUERY_FIELDS, so a huge document
+    // is refused (QUERY_TOO_COMPLEX, see format-error.ts) in bounded time, before any resolver runs.
+    parseOptions: { maxTokens: MAX_QUERY_TOKENS },
+    validationRules: [operationShapeRule],
     formatError: formatGraphqlError,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
@@ -57,7 +69,7 @@ export async function graphqlPlugin(
       noStorePlugin,
       keyScopesPlugin(schema),
       nulCharactersPlugin,
-      complexityPlugin(schema),
+      costPlugin(schema, opts.costBudget),
       fieldSelectionPlugin(schema),
       errorLoggingPlugin,
     ],
@@ -68,12 +80,14 @@ export async function graphqlPlugin(
   const execute = fastifyApolloHandler(apollo, {
     context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
   });
-  const operations = new Slots(opts.concurrentOperations);
+  // No workspace holds more than half of the slots: a workspace sending heavy operations from many
+  // clients waits for its own, and another workspace's requests still find a slot (tested).
+  const operations = new Slots(opts.concurrentOperations, Math.max(1, Math.floor(opts.concurrentOperations / 2)));
   app.route<{ Reply: string }, unknown, FastifySchema>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     config: { auth: 'public' },
     schema: { hide: true },
-    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply)),
+    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply), slotGroupOf(request)),
   });
 }

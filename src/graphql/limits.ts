@@ -1,29 +1,34 @@
-import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import depthLimit from 'graphql-depth-limit';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
-import { DEFAULT_PAGE_SIZE } from '../shared/pagination';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { COST } from './costs';
+import { MAX_QUERY_FIELDS } from './operation-shape';
 import { perDocument } from './per-document';
 
-/** Deepest selection a query may have. */
-export const MAX_QUERY_DEPTH = 8;
-/** Highest estimated cost a query may have (each field 1, lists by their limit argument). */
-export const MAX_QUERY_COMPLEXITY = 5000;
+export { MAX_QUERY_DEPTH, MAX_QUERY_FIELDS, MAX_QUERY_TOKENS } from './operation-shape';
 
-/** Validation rule refusing queries nested deeper than MAX_QUERY_DEPTH. */
-export const depthRule = depthLimit(MAX_QUERY_DEPTH);
+/**
+ * Highest estimated cost a query may have (costs.ts: about 50 ms of work). It admits the nested
+ * order page of 100 (about 34,000) or one `monthlySales`, and refuses 1,000 × `me`. The cost
+ * budget's maximum is at least this, so every query allowed can run from a full bucket.
+ */
+export const MAX_QUERY_COMPLEXITY = 50_000;
 
 /** Estimates kept per parsed query (one per operation and variables). */
 const MAX_ESTIMATES_PER_DOCUMENT = 64;
 /** Longer variables (large inputs) are estimated each time rather than kept as a key. */
 const MAX_ESTIMATE_KEY_LENGTH = 512;
 
+/** `__schema` walks the whole schema; graphql-js's meta field carries no extension to say so. */
+const introspectionEstimator: ComplexityEstimator = ({ field, childComplexity }) =>
+  field.name === '__schema' ? COST.schemaIntrospection + childComplexity : undefined;
+
 /**
- * The estimated cost of an operation with its variables. It depends on nothing else (the schema
- * is fixed), so the estimate of a query a client sends again and again (a dashboard's page) is
- * worked out once; about 2.5% of a nested order page's CPU.
+ * The estimated cost of an operation with its variables: each field's `complexity` extension
+ * (costs.ts), else 1 plus what it selects. It depends on nothing else (the schema is fixed), so the
+ * estimate of a query a client sends again and again (a dashboard's page) is worked out once; about
+ * 2.5% of a nested order page's CPU.
  */
-function estimatorOf(schema: GraphQLSchema) {
+export function estimatorOf(schema: GraphQLSchema) {
   const estimates = perDocument<string, number>(MAX_ESTIMATES_PER_DOCUMENT);
   return (document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number => {
     const estimate = () =>
@@ -32,49 +37,11 @@ function estimatorOf(schema: GraphQLSchema) {
         operationName,
         query: document,
         variables,
-        estimators: [
-          fieldExtensionsEstimator(),
-          ({ field, args, childComplexity }) => {
-            // A paginated list (it takes `limit`) costs a full page even when no limit is sent.
-            if (!field.args.some((arg) => arg.name === 'limit')) return undefined;
-            const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_PAGE_SIZE;
-            return limit * Math.max(childComplexity, 1);
-          },
-          simpleEstimator({ defaultComplexity: 1 }),
-        ],
+        // The operation-shape rule has already refused more selections than this.
+        maxQueryNodes: MAX_QUERY_FIELDS + 1,
+        estimators: [introspectionEstimator, fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
       });
     const key = JSON.stringify([operationName ?? null, variables ?? null]);
     return key.length <= MAX_ESTIMATE_KEY_LENGTH ? estimates(document, key, estimate) : estimate();
-  };
-}
-
-/**
- * Refuses an operation whose estimated cost is above MAX_QUERY_COMPLEXITY. A list field costs
- * its children times its `limit` argument (default 20), so wide pages of deep trees are bounded.
- */
-export function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin {
-  const estimate = estimatorOf(schema);
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document }) {
-          let complexity: number;
-          try {
-            complexity = estimate(document, request.operationName, request.variables);
-          } catch (err) {
-            // Badly typed or missing variables: execution refuses them before any resolver runs,
-            // as BAD_USER_INPUT with status 400; thrown from here they would become a 500.
-            if (err instanceof GraphQLError && err.message.startsWith('Variable "$')) return;
-            throw err;
-          }
-          if (complexity > MAX_QUERY_COMPLEXITY) {
-            throw new GraphQLError(`Query is too complex: ${complexity}, the maximum is ${MAX_QUERY_COMPLEXITY}`, {
-              // A refused request is the client's fault: 400, not the 500 Apollo gives plugin errors.
-              extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
-            });
-          }
-        },
-      };
-    },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_QUERY_COMPLEXITY, MAX_QUERY_DEPTH } from '../../src/graphql/limits';
+import { MAX_QUERY_COMPLEXITY, MAX_QUERY_DEPTH, MAX_QUERY_FIELDS, MAX_QUERY_TOKENS } from '../../src/graphql/limits';
 import { createWorkspace, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlError, expectNoLeak } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -7,9 +7,9 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 // Depth as graphql-depth-limit counts it: top-level fields are depth 0, so the leaf of `nest(9)` is depth 9.
 const CHAIN = ['items', 'variant', 'product', 'variants', 'product', 'variants', 'product', 'variants'];
-/** `orders { nodes { items { ... } } }` whose deepest field sits at `depth`. */
+/** `orders(limit: 1) { nodes { items { ... } } }` whose deepest field sits at `depth` (one order keeps its cost low). */
 function nested(depth: number): string {
-  const fields = ['orders', 'nodes', ...CHAIN].slice(0, depth);
+  const fields = ['orders(limit: 1)', 'nodes', ...CHAIN].slice(0, depth);
   return `query Deep { ${fields.map((f) => `${f} {`).join(' ')} id ${'}'.repeat(fields.length)} }`;
 }
 
@@ -35,7 +35,9 @@ describe('GraphQL limits, introspection and error hygiene', () => {
 
   it('uses the documented limits', () => {
     expect(MAX_QUERY_DEPTH).toBe(8);
-    expect(MAX_QUERY_COMPLEXITY).toBe(5000);
+    expect(MAX_QUERY_COMPLEXITY).toBe(50_000);
+    expect(MAX_QUERY_FIELDS).toBe(2000);
+    expect(MAX_QUERY_TOKENS).toBe(10_000);
   });
 
   it(`accepts a query ${MAX_QUERY_DEPTH} levels deep and refuses one deeper, before running it`, async () => {
@@ -52,41 +54,36 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
   });
 
-  it('refuses a query whose estimated cost is above 5000 with QUERY_TOO_COMPLEX', async () => {
-    // nodes{items{variant{product{variants{id}}}}}: id 1, variants 2, product 3, variant 4, items 5, nodes 6.
-    const page = (alias: string) => `${alias}: orders(limit: 100) { nodes { items { variant { product { variants { id } } } } } }`;
-    // Nine pages of 100 × 6 = 5400 > 5000.
-    const heavy = `{ ${Array.from({ length: 9 }, (_, i) => page(`p${i}`)).join(' ')} }`;
+  it('refuses a query whose estimated cost is above 50,000 with QUERY_TOO_COMPLEX, before running it', async () => {
+    // dashboardStats costs 15,000 and each field it selects 1: three are allowed, four are not.
+    const stats = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `s${i}: dashboardStats { orderDeliveredCount }`).join(' ')} }`;
     t.queries.reset();
-    const refused = await t.graphql(heavy, {}, ws.token);
-    expectGraphqlError(refused, 'QUERY_TOO_COMPLEX', 'Query is too complex: 5400, the maximum is 5000');
+    const refused = await t.graphql(stats(4), {}, ws.token);
+    expectGraphqlError(refused, 'QUERY_TOO_COMPLEX', 'Query is too complex: 60004, the maximum is 50000');
     expect(refused.statusCode).toBe(400);
     expect(t.queries.count, t.queries.statements.join('\n')).toBe(1);
-
-    // Eight such pages cost 4800: allowed.
-    const light = `{ ${Array.from({ length: 8 }, (_, i) => page(`p${i}`)).join(' ')} }`;
-    const allowed = await t.graphql<Record<string, { nodes: unknown[] }>>(light, {}, ws.token);
+    const allowed = await t.graphql<Record<string, unknown>>(stats(3), {}, ws.token);
     expect(allowed.errors, JSON.stringify(allowed.errors)).toBeUndefined();
-    expect(Object.keys(allowed.data ?? {})).toHaveLength(8);
+    expect(Object.keys(allowed.data ?? {})).toHaveLength(3);
 
-    // The limit argument counts through variables too: limit 100 × 51 fields is over, limit 98 is under.
-    const wide = `query($n: Int) { orders(limit: $n) { nodes { ${Array.from({ length: 50 }, (_, i) => `f${i}: id`).join(' ')} } } }`;
-    expectGraphqlError(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
-    const under = await t.graphql(wide, { n: 98 }, ws.token);
+    // 1,000 × me (2,500 each) was once priced 2,000 and ran for seconds.
+    const me = `{ ${Array.from({ length: 1000 }, (_, i) => `m${i}: me { id }`).join(' ')} }`;
+    t.queries.reset();
+    expectGraphqlError(await t.graphql(me, {}, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 2501000, the maximum is 50000');
+    expect(t.queries.count).toBe(1);
+
+    // A page costs 2,000 plus its limit × what each row selects, the limit counting through variables:
+    // 2,000 + 100 × (1 + 480) is over, 2,000 + 98 × 481 and 2,000 + 100 × 480 are not.
+    const wide = (fields: number) => `query($n: Int) { orders(limit: $n) { nodes { ${Array.from({ length: fields }, (_, i) => `f${i}: id`).join(' ')} } } }`;
+    expectGraphqlError(await t.graphql(wide(480), { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 50100, the maximum is 50000');
+    const under = await t.graphql(wide(480), { n: 98 }, ws.token);
     expect(under.errors, JSON.stringify(under.errors)).toBeUndefined();
-    // Estimates are kept per query and variables: the same query again is judged by its own limit.
-    expectGraphqlError(await t.graphql(wide, { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5100, the maximum is 5000');
-    const againUnder = await t.graphql(wide, { n: 98 }, ws.token);
-    expect(againUnder.errors, JSON.stringify(againUnder.errors)).toBeUndefined();
-  });
-
-  it('prices a list sent without limit at the default page of 20', async () => {
-    const ids = (n: number) => Array.from({ length: n }, (_, i) => `f${i}: id`).join(' ');
-    // 20 × (1 + 250) = 5020: over, although no limit argument is given.
-    expectGraphqlError(await t.graphql(`{ orders { nodes { ${ids(250)} } } }`, {}, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 5020, the maximum is 5000');
-    // 20 × (1 + 249) = 5000: exactly the maximum is allowed.
-    const atMax = await t.graphql(`{ orders { nodes { ${ids(249)} } } }`, {}, ws.token);
+    const atMax = await t.graphql(wide(479), { n: 100 }, ws.token);
     expect(atMax.errors, JSON.stringify(atMax.errors)).toBeUndefined();
+    // Estimates are kept per query and variables: the same query again is judged by its own limit.
+    expectGraphqlError(await t.graphql(wide(480), { n: 100 }, ws.token), 'QUERY_TOO_COMPLEX', 'Query is too complex: 50100, the maximum is 50000');
+    const againUnder = await t.graphql(wide(480), { n: 98 }, ws.token);
+    expect(againUnder.errors, JSON.stringify(againUnder.errors)).toBeUndefined();
   });
 
   it('runs a normal query', async () => {

@@ -112,6 +112,8 @@ export async function buildTestApp(
     // Suites send hundreds of requests as one caller; the rate-limit suites set the real values.
     RATE_LIMIT_PER_MINUTE: '100000',
     RATE_LIMIT_PER_HOUR: '1000000',
+    // Likewise the GraphQL cost budget refills at once; the cost-budget suite sets real values.
+    GRAPHQL_COST_RESTORE_RATE: '1000000000',
     ...env,
   });
   const redis = process.env.REDIS_URL && !options.inProcessLimits ? new Redis(process.env.REDIS_URL) : undefined;

@@ -156,7 +156,7 @@ describe('rate-limit headers on every kind of answer (120/min, 2000/h)', () => {
       [400, () => graphqlRequest(t, '{ noSuchField }', { token: ws.token })],
     ]);
     const gql = await graphqlRequest(t, '{ me { id } }', { token: ws.token });
-    expect(gql.json()).toEqual({ data: { me: { id: ws.adminId } } });
+    expect(gql.json().data).toEqual({ me: { id: ws.adminId } });
     expectBudget(gql, 120, 110);
   });
 

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       smsTransport: 'file',
       webhook: { allowedPrivateHosts: [], timeoutMs: 10000, retryBaseMs: 30000, retryCapMs: 21600000, maxAttempts: 12 },
       rateLimit: { perMinute: 120, perHour: 2000 },
+      graphqlCost: { maximum: 50_000, restoreRate: 10_000 },
       logLevel: 'info',
     });
     expect(c.publicAppUrl.href).toBe('http://localhost:3000/');
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
       TRUST_PROXY: '2',
       WEBHOOK_ALLOWED_PRIVATE_HOSTS: 'Localhost, 127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '10',
+      GRAPHQL_COST_MAXIMUM: '200000',
+      GRAPHQL_COST_RESTORE_RATE: '500',
       LOG_LEVEL: 'warn',
     });
     expect(c).toMatchObject({
@@ -59,6 +62,7 @@ describe('loadConfig', () => {
       redisUrl: 'redis://r:6379',
       trustProxy: 2,
       rateLimit: { perMinute: 10, perHour: 2000 },
+      graphqlCost: { maximum: 200_000, restoreRate: 500 },
       logLevel: 'warn',
     });
     expect(c.webhook.allowedPrivateHosts).toEqual(['localhost', '127.0.0.1']);
@@ -78,6 +82,9 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, /JWT_SECRET/],
     [{ WEBHOOK_MAX_ATTEMPTS: '0' }, /WEBHOOK_MAX_ATTEMPTS/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    // Below the highest cost of one query, such a query could never run.
+    [{ GRAPHQL_COST_MAXIMUM: '49999' }, /GRAPHQL_COST_MAXIMUM/],
+    [{ GRAPHQL_COST_RESTORE_RATE: '0' }, /GRAPHQL_COST_RESTORE_RATE/],
     [{ MAIL_TRANSPORT: 'smtp' }, /SMTP_URL/],
     [{ SMS_TRANSPORT: 'carrier-pigeon' }, /SMS_TRANSPORT/],
     [{ PUBLIC_APP_URL: 'app.example.com' }, /PUBLIC_APP_URL/],

@@ -57,4 +57,61 @@ describe('Slots', () => {
     await Promise.all([b, c]);
     expect(order).toEqual(['a', 'b', 'c']);
   });
+
+  it('gives no group more than its share; work of other groups goes first meanwhile', async () => {
+    const slots = new Slots(4, 2);
+    const gates = Array.from({ length: 4 }, () => deferred());
+    const started: string[] = [];
+    const heavy = gates.map((gate, i) =>
+      slots.run(async () => {
+        started.push(`a${i}`);
+        await gate.promise;
+      }, 'a'),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    // Two of a's four run; the other two wait although two slots are free.
+    expect(started).toEqual(['a0', 'a1']);
+    expect(slots.inUse).toBe(2);
+    expect(slots.inUseBy('a')).toBe(2);
+
+    // Another group, arriving later, runs at once; so does work of no group.
+    await slots.run(async () => void started.push('b'), 'b');
+    await slots.run(async () => void started.push('none'));
+    expect(started).toEqual(['a0', 'a1', 'b', 'none']);
+
+    // When one of a's ends, the next of a's starts: a keeps at most two.
+    gates[0].resolve();
+    await heavy[0];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a0', 'a1', 'b', 'none', 'a2']);
+    expect(slots.inUseBy('a')).toBe(2);
+    for (const gate of gates) gate.resolve();
+    await Promise.all(heavy);
+    expect(started.at(-1)).toBe('a3');
+    expect(slots.inUse).toBe(0);
+    expect(slots.inUseBy('a')).toBe(0);
+  });
+
+  it('hands a freed slot to the first waiter whose group is under its share', async () => {
+    const slots = new Slots(2, 1);
+    const a = deferred();
+    const b = deferred();
+    const started: string[] = [];
+    const runs = [
+      slots.run(() => a.promise.then(() => void started.push('a0 done')), 'a'),
+      slots.run(() => b.promise.then(() => void started.push('b0 done')), 'b'),
+      slots.run(async () => void started.push('a1'), 'a'),
+      slots.run(async () => void started.push('c0'), 'c'),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([]);
+    // b's slot frees: a1 is first in line but a is at its share, so c0 takes it.
+    b.resolve();
+    await runs[1];
+    await runs[3];
+    expect(started).toEqual(['b0 done', 'c0']);
+    a.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual(['b0 done', 'c0', 'a0 done', 'a1']);
+  });
 });

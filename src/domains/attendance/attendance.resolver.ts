@@ -4,6 +4,7 @@ import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
 import { InGroup } from '../../graphql/route-group';
 import { Attendance } from './attendance.entity';
+import { COST, pageCost } from '../../graphql/costs';
 
 const AttendancePage = PageOf(Attendance, 'Attendance');
 
@@ -29,20 +30,20 @@ class CheckInInput {
 @Resolver()
 export class AttendanceResolver {
   @InGroup('attendance')
-  @Query(() => AttendancePage, { description: 'Attendance records, newest day first (staff; employees see their own).' })
+  @Query(() => AttendancePage, { complexity: pageCost(), description: 'Attendance records, newest day first (staff; employees see their own).' })
   async attendance(@Args(() => AttendanceListArgs) args: AttendanceListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Attendance>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.attendance.list(ctx, filter, { page, limit }));
   }
 
   @InGroup('attendance')
-  @Mutation(() => Attendance, { description: 'Checks the signed-in employee or admin in for today (workspace time zone).' })
+  @Mutation(() => Attendance, { complexity: COST.write, description: 'Checks the signed-in employee or admin in for today (workspace time zone).' })
   checkIn(@Arg('input', () => CheckInInput, { nullable: true }) input: CheckInInput | null, @Ctx() { ctx, services }: GraphqlContext): Promise<Attendance> {
     return services.attendance.checkIn(ctx, input ?? {});
   }
 
   @InGroup('attendance')
-  @Mutation(() => Attendance, { description: 'Checks the signed-in user out of today.' })
+  @Mutation(() => Attendance, { complexity: COST.write, description: 'Checks the signed-in user out of today.' })
   checkOut(@Ctx() { ctx, services }: GraphqlContext): Promise<Attendance> {
     return services.attendance.checkOut(ctx);
   }

@@ -7,6 +7,7 @@ import { User } from '../users/user.entity';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';
+import { COST } from '../../graphql/costs';
 
 /** The GraphQL shape of a sign-in. */
 export function signInPayload({ token, user, organization, modules }: SignInResult): SignInPayload {
@@ -16,7 +17,7 @@ export function signInPayload({ token, user, organization, modules }: SignInResu
 @Resolver()
 export class AuthResolver {
   @InGroup('signup')
-  @Mutation(() => SignupPayload, { description: 'Creates a workspace, its settings, its roles and its first admin.' })
+  @Mutation(() => SignupPayload, { complexity: COST.password, description: 'Creates a workspace, its settings, its roles and its first admin.' })
   async signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignupPayload> {
     await spend('signup');
     const { token, user, organization } = await services.signup.register(ctx.em, input);
@@ -25,6 +26,7 @@ export class AuthResolver {
 
   @InGroup('auth')
   @Query(() => GraphQLJSONObject, {
+    complexity: COST.record,
     nullable: true,
     description: 'A bot-check challenge for the ALTCHA widget (null when the provider issues its own).',
   })
@@ -33,7 +35,7 @@ export class AuthResolver {
   }
 
   @InGroup('auth')
-  @Mutation(() => SignInPayload, { description: 'Password sign-in behind the bot-check. Five failures lock the account for 30 minutes.' })
+  @Mutation(() => SignInPayload, { complexity: COST.password, description: 'Password sign-in behind the bot-check. Five failures lock the account for 30 minutes.' })
   async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
     await spend('signIn', accountKey({ email: input.email }));
     return signInPayload(await services.passwordAuth.login(ctx, input));
@@ -41,7 +43,7 @@ export class AuthResolver {
 
   @Authorized()
   @InGroup('auth')
-  @Mutation(() => String, { description: 'Changes the password; returns a new session token, and every earlier one stops working.' })
+  @Mutation(() => String, { complexity: COST.password, description: 'Changes the password; returns a new session token, and every earlier one stops working.' })
   async changePassword(
     @Arg('currentPassword') currentPassword: string,
     @Arg('newPassword') newPassword: string,
@@ -53,14 +55,14 @@ export class AuthResolver {
 
   @Authorized()
   @InGroup('auth')
-  @Query(() => User, { description: 'The signed-in user.' })
+  @Query(() => User, { complexity: COST.me, description: 'The signed-in user.' })
   async me(@Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return (await services.users.me(ctx)).user;
   }
 
   @Authorized()
   @InGroup('auth')
-  @Mutation(() => Boolean, { description: 'Ends the current session; its token stops working at once.' })
+  @Mutation(() => Boolean, { complexity: COST.write, description: 'Ends the current session; its token stops working at once.' })
   async logout(@Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.sessions.end(ctx);
     return true;

@@ -5,12 +5,13 @@ import { InGroup } from '../../graphql/route-group';
 import { signInPayload } from './auth.resolver';
 import { CodeSentPayload, DesktopCodePayload, SignInPayload } from './auth.types';
 import { LinkPurpose } from './link-purpose';
+import { COST } from '../../graphql/costs';
 
 /** SMS codes, magic links, set-password links and the desktop hand-off, over the same services as REST. */
 @Resolver()
 export class SignInCodesResolver {
   @InGroup('auth')
-  @Mutation(() => CodeSentPayload, { description: 'Texts a 6-digit code (valid 5 minutes) to the phone of an active account.' })
+  @Mutation(() => CodeSentPayload, { complexity: COST.write, description: 'Texts a 6-digit code (valid 5 minutes) to the phone of an active account.' })
   async requestOtp(@Arg('phone') phone: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<CodeSentPayload> {
     await spend('signIn', accountKey({ phone }));
     await services.otpAuth.request(ctx, phone);
@@ -18,14 +19,14 @@ export class SignInCodesResolver {
   }
 
   @InGroup('auth')
-  @Mutation(() => SignInPayload, { description: 'Signs in with the SMS code. Every failure answers the same.' })
+  @Mutation(() => SignInPayload, { complexity: COST.write, description: 'Signs in with the SMS code. Every failure answers the same.' })
   async verifyOtp(@Arg('phone') phone: string, @Arg('otp') otp: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
     await spend('signIn', accountKey({ phone }));
     return signInPayload(await services.otpAuth.verify(ctx, phone, otp));
   }
 
   @InGroup('auth')
-  @Mutation(() => CodeSentPayload, { description: 'E-mails a single-use sign-in link, or a link to set a new password.' })
+  @Mutation(() => CodeSentPayload, { complexity: COST.write, description: 'E-mails a single-use sign-in link, or a link to set a new password.' })
   async requestMagicLink(
     @Arg('email') email: string,
     @Arg('purpose', () => LinkPurpose, { defaultValue: LinkPurpose.SIGN_IN }) purpose: LinkPurpose,
@@ -37,13 +38,13 @@ export class SignInCodesResolver {
   }
 
   @InGroup('auth')
-  @Mutation(() => SignInPayload, { description: 'Signs in with the token of a magic link.' })
+  @Mutation(() => SignInPayload, { complexity: COST.write, description: 'Signs in with the token of a magic link.' })
   async verifyMagicLink(@Arg('token') token: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.linkAuth.verify(ctx, token));
   }
 
   @InGroup('auth')
-  @Mutation(() => Boolean, { description: 'Sets a password from an invite or reset link. Ends any session; signs nobody in.' })
+  @Mutation(() => Boolean, { complexity: COST.password, description: 'Sets a password from an invite or reset link. Ends any session; signs nobody in.' })
   async setPasswordFromLink(@Arg('token') token: string, @Arg('password') password: string, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.linkAuth.setPassword(ctx, token, password);
     return true;
@@ -51,14 +52,14 @@ export class SignInCodesResolver {
 
   @Authorized()
   @InGroup('auth')
-  @Mutation(() => DesktopCodePayload, { description: "Mints a single-use code (2 minutes) bound to base64url(SHA-256(state)) of the desktop app." })
+  @Mutation(() => DesktopCodePayload, { complexity: COST.write, description: "Mints a single-use code (2 minutes) bound to base64url(SHA-256(state)) of the desktop app." })
   async createDesktopCode(@Arg('stateHash') stateHash: string, @Ctx() { ctx, services }: GraphqlContext): Promise<DesktopCodePayload> {
     const { secret, expiresAt } = await services.desktopHandoff.createCode(ctx, stateHash);
     return { code: secret, expiresAt };
   }
 
   @InGroup('auth')
-  @Mutation(() => SignInPayload, { description: "Exchanges a desktop code and the app's own state for a session." })
+  @Mutation(() => SignInPayload, { complexity: COST.write, description: "Exchanges a desktop code and the app's own state for a session." })
   async exchangeDesktopCode(@Arg('code') code: string, @Arg('state') state: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.desktopHandoff.exchange(ctx, code, state));
   }

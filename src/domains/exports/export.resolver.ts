@@ -7,6 +7,7 @@ import { UserType } from '../users/user.entity';
 import { ExportStatus } from './export-job.entity';
 import { ExportFormat, ExportKind, type ExportFilters } from './export-kinds';
 import type { ExportJobView } from './export-jobs';
+import { COST } from '../../graphql/costs';
 
 @InputType({ description: 'Filters of an export; each kind takes its own (others are refused).' })
 class ExportFiltersInput {
@@ -86,6 +87,7 @@ export class ExportResolver {
   // It reads, as GET /exports/* does: API keys need `read` and the exports scope, not `write`.
   @InGroup('exports', { readsOnly: true })
   @Mutation(() => ExportJobType, {
+    complexity: COST.write,
     description: 'Queues an export job (workspace administrators and API keys with read and exports); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
   })
   async startExport(
@@ -99,7 +101,7 @@ export class ExportResolver {
   }
 
   @InGroup('exports')
-  @Query(() => ExportJobType, { name: 'export', description: 'An export job of this workspace: status, progress and, once ready, a download URL.' })
+  @Query(() => ExportJobType, { complexity: COST.record, name: 'export', description: 'An export job of this workspace: status, progress and, once ready, a download URL.' })
   async exportJob(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, requestBaseUrl }: GraphqlContext): Promise<ExportJobType> {
     return present(await services.exportJobs.get(ctx, id, requestBaseUrl));
   }

@@ -11,6 +11,7 @@ import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
 import { Town } from './town.entity';
+import { COST, pageCost } from '../../graphql/costs';
 
 /**
  * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,
@@ -29,20 +30,20 @@ function masterResolver<E extends MasterEntity, I extends object>(
   @Resolver()
   class MasterResolver {
     @InGroup('masters')
-    @Query(() => EntityPage, { name: plural, description: `${singular} records, by name.` })
+    @Query(() => EntityPage, { complexity: pageCost(), name: plural, description: `${singular} records, by name.` })
     async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<E>> {
       const { page, limit, ...filter } = args;
       return toPage((await services.masters.list(ctx, kind, filter, { page, limit })) as never);
     }
 
     @InGroup('masters')
-    @Mutation(() => entity, { name: `create${singular}`, description: 'Admins only.' })
+    @Mutation(() => entity, { complexity: COST.write, name: `create${singular}`, description: 'Admins only.' })
     create(@Arg('input', () => input) data: I, @Ctx() { ctx, services }: GraphqlContext): Promise<E> {
       return services.masters.create(ctx, kind, data) as Promise<E>;
     }
 
     @InGroup('masters')
-    @Mutation(() => entity, { name: `update${singular}`, description: 'Admins only; omitted fields stay as they are.' })
+    @Mutation(() => entity, { complexity: COST.write, name: `update${singular}`, description: 'Admins only; omitted fields stay as they are.' })
     update(
       @Arg('id', () => Int) id: number,
       @Arg('input', () => input) data: I,
@@ -57,7 +58,7 @@ function masterResolver<E extends MasterEntity, I extends object>(
 
 @Resolver(() => Route)
 export class RouteFieldsResolver {
-  @FieldResolver(() => Town)
+  @FieldResolver(() => Town, { complexity: COST.relation })
   town(@Root() route: Resolvable<Route>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(route.town, loaders.town);
   }
@@ -65,19 +66,19 @@ export class RouteFieldsResolver {
 
 @Resolver(() => Outlet)
 export class OutletFieldsResolver {
-  @FieldResolver(() => Town)
+  @FieldResolver(() => Town, { complexity: COST.relation })
   town(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(outlet.town, loaders.town);
   }
 
-  @FieldResolver(() => Route)
+  @FieldResolver(() => Route, { complexity: COST.relation })
   route(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(outlet.route, loaders.route);
   }
 
   @Authorized()
   @InGroup('masters')
-  @Mutation(() => Outlet, { description: 'Tags an outlet on a visit: its location and now (staff and API keys).' })
+  @Mutation(() => Outlet, { complexity: COST.write, description: 'Tags an outlet on a visit: its location and now (staff and API keys).' })
   tagOutlet(
     @Arg('id', () => Int) id: number,
     @Arg('latitude', () => Float) latitude: number,

@@ -12,6 +12,7 @@ import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order, OrderStatus } from './order.entity';
 import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
+import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const OrderPage = PageOf(Order, 'Order');
 
@@ -21,7 +22,7 @@ const OrderPage = PageOf(Order, 'Order');
 export class OrderResolver {
   @Authorized()
   @InGroup('orders')
-  @Query(() => OrderPage, { description: 'Orders, newest first; customers see only their own.' })
+  @Query(() => OrderPage, { complexity: pageCost(), description: 'Orders, newest first; customers see only their own.' })
   async orders(
     @Args(() => OrderListArgs) args: OrderListArgs,
     @Ctx() { ctx, services, loaders, operation: { selection } }: GraphqlContext,
@@ -36,14 +37,14 @@ export class OrderResolver {
 
   @Authorized()
   @InGroup('orders')
-  @Query(() => Order)
+  @Query(() => Order, { complexity: COST.record })
   async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
     return services.orders.find(ctx, id);
   }
 
   @Authorized()
   @InGroup('orders')
-  @Mutation(() => CreateOrderPayload)
+  @Mutation(() => CreateOrderPayload, { complexity: COST.write })
   async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
     const { order, deliveryOtp } = await services.orders.create(ctx, input);
     return { order, deliveryOtp };
@@ -51,7 +52,7 @@ export class OrderResolver {
 
   @Authorized()
   @InGroup('orders')
-  @Mutation(() => Order, { description: 'Moves an order to its next status (staff only).' })
+  @Mutation(() => Order, { complexity: COST.write, description: 'Moves an order to its next status (staff only).' })
   updateOrderStatus(
     @Arg('id', () => Int) id: number,
     @Arg('orderStatus', () => OrderStatus, { description: 'The next status: FORWARDED, APPROVED or DELIVERED' }) status: OrderStatus,
@@ -60,32 +61,32 @@ export class OrderResolver {
     return services.orders.changeStatus(ctx, id, status);
   }
 
-  @FieldResolver(() => User, { description: 'The customer who placed the order.' })
+  @FieldResolver(() => User, { complexity: COST.relation, description: 'The customer who placed the order.' })
   customer(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<User> {
     return related(order.customer, loaders.user);
   }
 
-  @FieldResolver(() => [OrderItem])
+  @FieldResolver(() => [OrderItem], { complexity: listCost(COST.relation, ASSUMED_LENGTH.orderLines) })
   items(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderItem>>> {
     return loaders.orderItems.load(order.id);
   }
 
-  @FieldResolver(() => Town, { nullable: true })
+  @FieldResolver(() => Town, { complexity: COST.relation, nullable: true })
   town(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(order.town, loaders.town);
   }
 
-  @FieldResolver(() => Route, { nullable: true })
+  @FieldResolver(() => Route, { complexity: COST.relation, nullable: true })
   route(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(order.route, loaders.route);
   }
 
-  @FieldResolver(() => ProductionUnit, { nullable: true })
+  @FieldResolver(() => ProductionUnit, { complexity: COST.relation, nullable: true })
   productionUnit(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<ProductionUnit> {
     return related(order.productionUnit, loaders.productionUnit);
   }
 
-  @FieldResolver(() => [OrderStatusHistory], { description: 'Every status move, oldest first.' })
+  @FieldResolver(() => [OrderStatusHistory], { complexity: listCost(COST.relation, ASSUMED_LENGTH.statusSteps), description: 'Every status move, oldest first.' })
   statusHistory(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderStatusHistory>>> {
     return loaders.statusHistory.load(order.id);
   }
@@ -93,7 +94,7 @@ export class OrderResolver {
 
 @Resolver(() => OrderItem)
 export class OrderItemResolver {
-  @FieldResolver(() => ProductVariant)
+  @FieldResolver(() => ProductVariant, { complexity: COST.relation })
   variant(@Root() item: Resolvable<OrderItem>, @Ctx() { loaders }: GraphqlContext): Related<ProductVariant> {
     return related(item.variant, loaders.variant);
   }

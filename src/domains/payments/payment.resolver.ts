@@ -4,6 +4,7 @@ import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
 import { InGroup } from '../../graphql/route-group';
 import { Payment } from './payment.entity';
+import { COST, pageCost } from '../../graphql/costs';
 
 const PaymentPage = PageOf(Payment, 'Payment');
 
@@ -41,14 +42,14 @@ class RecordPaymentInput {
 @Resolver()
 export class PaymentResolver {
   @InGroup('payments')
-  @Query(() => PaymentPage, { description: 'Payments, newest first (staff).' })
+  @Query(() => PaymentPage, { complexity: pageCost(), description: 'Payments, newest first (staff).' })
   async payments(@Args(() => PaymentListArgs) args: PaymentListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Payment>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.payments.list(ctx, filter, { page, limit }));
   }
 
   @InGroup('payments')
-  @Mutation(() => Payment, { description: 'Records money collected against an order (staff and API keys).' })
+  @Mutation(() => Payment, { complexity: COST.write, description: 'Records money collected against an order (staff and API keys).' })
   recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Payment> {
     return services.payments.record(ctx, input);
   }

@@ -8,6 +8,7 @@ import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { CreateProductInput, ProductListArgs } from './product.types';
+import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const ProductPage = PageOf(Product, 'Product');
 
@@ -17,7 +18,7 @@ const ProductPage = PageOf(Product, 'Product');
 export class ProductResolver {
   @Authorized()
   @InGroup('products')
-  @Query(() => ProductPage, { description: 'The catalogue, newest first.' })
+  @Query(() => ProductPage, { complexity: pageCost(), description: 'The catalogue, newest first.' })
   async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Product>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.products.list(ctx, filter, { page, limit }));
@@ -25,24 +26,24 @@ export class ProductResolver {
 
   @Authorized()
   @InGroup('products')
-  @Query(() => Product)
+  @Query(() => Product, { complexity: COST.record })
   product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
     return services.products.get(ctx, id);
   }
 
   @Authorized()
   @InGroup('products')
-  @Mutation(() => Product, { description: 'Admins only.' })
+  @Mutation(() => Product, { complexity: COST.write, description: 'Admins only.' })
   createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
     return services.products.create(ctx, input);
   }
 
-  @FieldResolver(() => ProductClass)
+  @FieldResolver(() => ProductClass, { complexity: COST.relation })
   productClass(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Related<ProductClass> {
     return related(product.productClass, loaders.productClass);
   }
 
-  @FieldResolver(() => [ProductVariant])
+  @FieldResolver(() => [ProductVariant], { complexity: listCost(COST.relation, ASSUMED_LENGTH.productVariants) })
   async variants(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<ProductVariant>>> {
     if (product instanceof Product && wrap(product).isInitialized() && product.variants.isInitialized()) return product.variants.getItems();
     return loaders.productVariants.load(product.id);
@@ -51,7 +52,7 @@ export class ProductResolver {
 
 @Resolver(() => ProductVariant)
 export class ProductVariantResolver {
-  @FieldResolver(() => Product)
+  @FieldResolver(() => Product, { complexity: COST.relation })
   product(@Root() variant: Resolvable<ProductVariant>, @Ctx() { loaders }: GraphqlContext): Related<Product> {
     return related(variant.product, loaders.product);
   }

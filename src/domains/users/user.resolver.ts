@@ -8,6 +8,7 @@ import { Town } from '../masters/town.entity';
 import { Role } from './role.entity';
 import { User } from './user.entity';
 import { CreateUserInput, UserListArgs } from './user.types';
+import { COST, pageCost } from '../../graphql/costs';
 
 const UserPage = PageOf(User, 'User');
 
@@ -17,7 +18,7 @@ const UserPage = PageOf(User, 'User');
 export class UserResolver {
   @Authorized()
   @InGroup('users')
-  @Query(() => UserPage, { description: 'Users of the workspace, newest first (staff only).' })
+  @Query(() => UserPage, { complexity: pageCost(), description: 'Users of the workspace, newest first (staff only).' })
   async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<User>> {
     const { page, limit, ...filter } = args;
     return toPage(await services.users.list(ctx, filter, { page, limit }));
@@ -25,29 +26,29 @@ export class UserResolver {
 
   @Authorized()
   @InGroup('users')
-  @Query(() => User)
+  @Query(() => User, { complexity: COST.record })
   async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.get(ctx, id);
   }
 
   @Authorized()
   @InGroup('users')
-  @Mutation(() => User, { description: 'Admins only.' })
+  @Mutation(() => User, { complexity: COST.password, description: 'Admins only.' })
   createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
     return services.users.create(ctx, input);
   }
 
-  @FieldResolver(() => Role)
+  @FieldResolver(() => Role, { complexity: COST.relation })
   role(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Role> {
     return related(user.role, loaders.role);
   }
 
-  @FieldResolver(() => Town, { nullable: true })
+  @FieldResolver(() => Town, { complexity: COST.relation, nullable: true })
   town(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
     return related(user.town, loaders.town);
   }
 
-  @FieldResolver(() => Route, { nullable: true })
+  @FieldResolver(() => Route, { complexity: COST.relation, nullable: true })
   route(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
     return related(user.route, loaders.route);
   }

@@ -4,32 +4,34 @@ import { InGroup } from '../../graphql/route-group';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { CreateWebhookInput, TestWebhookPayload, UpdateWebhookInput, WebhookDeliveryArgs, WebhookWithSecretPayload } from './webhook.types';
+import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
+import { DELIVERY_LIMIT } from './webhook.service';
 
 /** Webhook management over the same service as /developer/webhooks: administrators signed in with a session only. */
 @Authorized()
 @Resolver()
 export class WebhookResolver {
   @InGroup('developer')
-  @Query(() => [WebhookEndpoint], { description: 'Endpoints of the workspace, newest first.' })
+  @Query(() => [WebhookEndpoint], { complexity: listCost(COST.record, ASSUMED_LENGTH.webhooks), description: 'Endpoints of the workspace, newest first.' })
   webhooks(@Ctx() { ctx, services }: GraphqlContext): Promise<WebhookEndpoint[]> {
     return services.webhooks.list(ctx);
   }
 
   @InGroup('developer')
-  @Query(() => [WebhookDelivery], { description: 'The delivery log, newest first.' })
+  @Query(() => [WebhookDelivery], { complexity: pageCost(DELIVERY_LIMIT.default), description: 'The delivery log, newest first.' })
   webhookDeliveries(@Args(() => WebhookDeliveryArgs) args: WebhookDeliveryArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery[]> {
     return services.webhooks.deliveries(ctx, args);
   }
 
   @InGroup('developer')
-  @Mutation(() => WebhookWithSecretPayload)
+  @Mutation(() => WebhookWithSecretPayload, { complexity: COST.write })
   async createWebhook(@Arg('input', () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookWithSecretPayload> {
     const { endpoint, secret } = await services.webhooks.create(ctx, input);
     return { webhook: endpoint, secret };
   }
 
   @InGroup('developer')
-  @Mutation(() => WebhookEndpoint, { description: 'Omitted fields stay; status 0 pauses and cancels queued deliveries.' })
+  @Mutation(() => WebhookEndpoint, { complexity: COST.write, description: 'Omitted fields stay; status 0 pauses and cancels queued deliveries.' })
   updateWebhook(
     @Arg('id', () => Int) id: number,
     @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
@@ -39,27 +41,27 @@ export class WebhookResolver {
   }
 
   @InGroup('developer')
-  @Mutation(() => Boolean, { description: 'Deletes the endpoint: queued deliveries are cancelled, the secret discarded.' })
+  @Mutation(() => Boolean, { complexity: COST.write, description: 'Deletes the endpoint: queued deliveries are cancelled, the secret discarded.' })
   async deleteWebhook(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.webhooks.remove(ctx, id);
     return true;
   }
 
   @InGroup('developer')
-  @Mutation(() => WebhookWithSecretPayload, { description: 'A new secret that signs every later attempt at once.' })
+  @Mutation(() => WebhookWithSecretPayload, { complexity: COST.write, description: 'A new secret that signs every later attempt at once.' })
   async rotateWebhookSecret(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookWithSecretPayload> {
     const { endpoint, secret } = await services.webhooks.rotateSecret(ctx, id);
     return { webhook: endpoint, secret };
   }
 
   @InGroup('developer')
-  @Mutation(() => TestWebhookPayload, { description: 'Sends webhook.test now, once; failures are reported in the payload.' })
+  @Mutation(() => TestWebhookPayload, { complexity: COST.write, description: 'Sends webhook.test now, once; failures are reported in the payload.' })
   testWebhook(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<TestWebhookPayload> {
     return services.webhooks.test(ctx, id);
   }
 
   @InGroup('developer')
-  @Mutation(() => WebhookDelivery, { description: 'Queues a new delivery of a dead delivery’s event (same event id).' })
+  @Mutation(() => WebhookDelivery, { complexity: COST.write, description: 'Queues a new delivery of a dead delivery’s event (same event id).' })
   redeliverWebhookDelivery(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery> {
     return services.webhooks.redeliver(ctx, id);
   }

@@ -4,24 +4,25 @@ import { InGroup } from '../../graphql/route-group';
 import { Organization } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
 import { WorkspaceConfigInput } from './workspace.types';
+import { COST } from '../../graphql/costs';
 
 @Authorized()
 @Resolver()
 export class WorkspaceResolver {
   @InGroup('workspace')
-  @Query(() => Organization, { description: 'The caller’s workspace.' })
+  @Query(() => Organization, { complexity: COST.record, description: 'The caller’s workspace.' })
   workspace(@Ctx() { ctx, services }: GraphqlContext): Promise<Organization> {
     return services.workspace.organization(ctx);
   }
 
   @InGroup('workspace')
-  @Query(() => WorkspaceConfig, { description: 'Settings and branding of the caller’s workspace.' })
+  @Query(() => WorkspaceConfig, { complexity: COST.record, description: 'Settings and branding of the caller’s workspace.' })
   workspaceConfig(@Ctx() { ctx, services }: GraphqlContext): Promise<WorkspaceConfig> {
     return services.workspace.config(ctx);
   }
 
   @InGroup('workspace')
-  @Mutation(() => WorkspaceConfig, { description: 'Admins only.' })
+  @Mutation(() => WorkspaceConfig, { complexity: COST.write, description: 'Admins only.' })
   updateWorkspaceConfig(
     @Arg('input', () => WorkspaceConfigInput) input: WorkspaceConfigInput,
     @Ctx() { ctx, services }: GraphqlContext,
