@@ -113,7 +113,7 @@ describe('API fuzz: no generated request answers 5xx', () => {
       // endOnFailure: the failing request is reported as sent; shrinking would resend 1 MB bodies for minutes.
       await fc.assert(fc.asyncProperty(cases(requests()), send), { seed: seedFor(name), numRuns: RUNS_PER_TARGET, endOnFailure: true });
     } catch (err) {
-      (err as Error).message = `${name} answered 5xx. Replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/api-fuzz.test.ts -t '${name}'\n${(err as Error).message}`;
+      (err as Error).message = `${name} failed. Replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/api-fuzz.test.ts -t '${name}'\n${(err as Error).message}`;
       throw err;
     }
     targetsDone += 1;
