@@ -18,6 +18,11 @@ import { FuzzCase, type Credential } from './fuzz-case';
  * negative numbers, 1 MB strings, NUL and control characters, unicode, odd ids — sent with the
  * admin's session and with a `*` API key, against the real app and PostgreSQL.
  *
+ * Nothing is left out: operations that end the fuzz's own credentials (logout, a password change,
+ * revoking its key) are fuzzed like the rest, and restoreCredentials signs in again or issues a
+ * new key after them. Nothing leaves the machine: host names resolve to loopback or nowhere, URLs
+ * with a public IP are rewritten, and third-party calls answer 404 in process (fuzz-workspace.ts).
+ *
  * Seeded: FUZZ_SEED (default below) is printed; each target's seed derives from it and fast-check
  * prints it on failure. Reproduce one target with
  *   FUZZ_SEED=<seed> npx vitest run test/fuzz/api-fuzz.test.ts -t '<target name>'
