@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiledOnFirstCall } from './compiled-on-first-call';
+import { nonFiniteViolations } from './finite-numbers';
 import { nulCharacterViolations } from './nul-characters';
 
 // allErrors: a 400 lists every invalid field of the request part, not only the first one.
@@ -39,13 +40,16 @@ export function closedObjects(schema: unknown): unknown {
   return copy;
 }
 
-/** A validator that also refuses NUL characters in any string of the data (see nul-characters.ts). */
-function refusingNul(validate: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) {
+/**
+ * A validator that also refuses what PostgreSQL cannot store: NUL characters in any string
+ * (nul-characters.ts) and numbers that are not finite (finite-numbers.ts).
+ */
+function refusingUnstorable(validate: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) {
   const checked = (data: unknown) => {
     const valid = validate(data);
-    const nul = nulCharacterViolations(data);
-    checked.errors = nul.length === 0 ? validate.errors : [...(validate.errors ?? []), ...nul];
-    return valid && nul.length === 0;
+    const unstorable = [...nulCharacterViolations(data), ...nonFiniteViolations(data)];
+    checked.errors = unstorable.length === 0 ? validate.errors : [...(validate.errors ?? []), ...unstorable];
+    return valid && unstorable.length === 0;
   };
   checked.errors = null as ErrorObject[] | null | undefined;
   return checked;
@@ -54,15 +58,15 @@ function refusingNul(validate: ((data: unknown) => boolean) & { errors?: ErrorOb
 /**
  * Query strings and path parameters arrive as text, so they are coerced to the schema's types;
  * JSON bodies are not: `"quantity": "2"` is a 400, not silently a number. Bodies refuse unknown
- * fields (`closedObjects`). Every part refuses NUL characters, which PostgreSQL text cannot hold:
- * one check here covers every string a route hands on. Each validator is compiled on the route's
+ * fields (`closedObjects`). Every part refuses NUL characters and numbers that are not finite,
+ * which PostgreSQL cannot store: one check here covers every value a route hands on. Each validator is compiled on the route's
  * first request (see compiled-on-first-call.ts).
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const coercing = makeAjv({ coerceTypes: 'array', removeAdditional: true });
   const strict = makeAjv({ coerceTypes: false, removeAdditional: false });
   return ({ schema, httpPart }) =>
-    refusingNul(
+    refusingUnstorable(
       validatorCompiledOnFirstCall(() => (httpPart === 'body' ? strict.compile(closedObjects(schema) as object) : coercing.compile(schema as object))),
     );
 }

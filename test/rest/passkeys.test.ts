@@ -322,6 +322,13 @@ describe('passkeys over REST', () => {
       expectLoginFailed(await verifyLogin({ id: 'no-such-credential' }));
     });
 
+    it('answers 401, not 500, for a credential id that is not base64url (NUL, other text, too long)', async () => {
+      // Found by the API fuzz: a NUL in the id reached PostgreSQL, which refuses it in text (500).
+      for (const id of ['\u0000', 'a\u0000b', 'not base64url!', 'é', 'A'.repeat(1365)]) {
+        expectLoginFailed(await verifyLogin({ id }));
+      }
+    });
+
     it('refuses a replayed assertion: the challenge is single use', async () => {
       const who = await person();
       const { auth } = await register(who);

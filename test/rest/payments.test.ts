@@ -96,6 +96,21 @@ describe('payments', () => {
     expect((await list(other.token)).json().pagination.total).toBe(0);
   });
 
+  it('filters up to the last day a date can name (9999-12-31), not a 500 for the day after it', async () => {
+    // Found by the API fuzz: the bound after 9999-12-31 was written +010000-01-01, which PostgreSQL refused.
+    const { ws, order } = await withOrder();
+    expect((await pay(ws.token, { order_id: order.id, amount: 1 })).statusCode).toBe(201);
+    const all = await list(ws.token, '?date_from=0001-01-01&date_to=9999-12-31');
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().pagination.total).toBe(1);
+    const none = await list(ws.token, '?date_from=9999-12-31&date_to=9999-12-31');
+    expect(none.statusCode, none.body).toBe(200);
+    expect(none.json().pagination.total).toBe(0);
+    const gql = await t.graphql<{ payments: { pageInfo: { total: number } } }>('{ payments(dateTo: "9999-12-31") { pageInfo { total } } }', {}, ws.token);
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data?.payments.pageInfo.total).toBe(1);
+  });
+
   it('works over GraphQL', async () => {
     const { ws, order } = await withOrder();
     const res = await t.graphql<{ recordPayment: { amount: number; order: { id: number } } }>(

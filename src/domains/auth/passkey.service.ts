@@ -27,6 +27,11 @@ const CEREMONY_TTL_MS = 5 * 60 * 1000;
 const REGISTRATION = 'passkey-registration';
 const LOGIN = 'passkey-login';
 const LOGIN_FAILED = 'Passkey sign-in failed';
+/**
+ * A credential id as browsers report it: base64url of at most 1,023 bytes (WebAuthn's limit).
+ * Anything else cannot be a stored id, and is not looked up: PostgreSQL refuses a NUL in text.
+ */
+const CREDENTIAL_ID_SHAPE = /^[A-Za-z0-9_-]{1,1364}$/;
 
 /** Loaded on the first ceremony: @simplewebauthn/server adds about 0.3 s to every start otherwise. */
 const webauthn = () => import('@simplewebauthn/server');
@@ -136,7 +141,7 @@ export class PasskeyService {
   async login(ctx: RequestContext, response: AuthenticationResponseJSON): Promise<SignInResult> {
     const credentialId = typeof response?.id === 'string' ? response.id : '';
     // Before sign-in the tenant is unknown: the credential id, unique across workspaces, is the key.
-    const passkey = credentialId ? await ctx.em.findOne(Passkey, { credentialId }, { filters: false, populate: ['user', 'publicKey', 'signCount', 'transports'] }) : null;
+    const passkey = CREDENTIAL_ID_SHAPE.test(credentialId) ? await ctx.em.findOne(Passkey, { credentialId }, { filters: false, populate: ['user', 'publicKey', 'signCount', 'transports'] }) : null;
     if (!passkey) throw new UnauthenticatedError(LOGIN_FAILED);
     const user = passkey.user;
     await this.signIns.attempt(ctx.em, user, async (tx) =>

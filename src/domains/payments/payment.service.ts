@@ -74,7 +74,9 @@ export class PaymentService {
         ? {
             paidAt: {
               ...(from ? { $gte: await localDayStart(ctx.em, ctx.organizationId, from) } : {}),
-              ...(to ? { $lt: await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) } : {}),
+              // The day after 9999-12-31 has no four-digit year, which PostgreSQL needs in a
+              // date; no payment is that late (paid_at is never in the future): no upper bound.
+              ...(to && to < LAST_CALENDAR_DAY ? { $lt: await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) } : {}),
             },
           }
         : {}),
@@ -83,6 +85,9 @@ export class PaymentService {
     return { items, total, page, limit };
   }
 }
+
+/** The last day a YYYY-MM-DD date can name. */
+const LAST_CALENDAR_DAY = '9999-12-31';
 
 function paidMoment(value: string | Date): Date {
   const at = value instanceof Date ? value : new Date(value);
