@@ -20,8 +20,9 @@ export const MAX_QUERY_COMPLEXITY = 50_000;
  */
 export const HEAVY_OPERATION_COST = 10_000;
 /**
- * One: on 2 cores, two of one workspace's 45 ms aggregates at once took a core each from
- * everyone else (BENCHMARKS.md, noisy neighbour).
+ * One: on 2 cores, up to five of one workspace's aggregates at once (its half of the execution
+ * slots) put another workspace's light p99 at 4–8× idle; one at a time, 1–2.5× (BENCHMARKS.md,
+ * noisy neighbour).
  */
 export const HEAVY_OPERATIONS_PER_WORKSPACE = 1;
 
