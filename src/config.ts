@@ -52,8 +52,10 @@ const envSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: positiveInt.default(12),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
   RATE_LIMIT_PER_HOUR: positiveInt.default(2000),
-  // At least the highest cost one query may have (MAX_QUERY_COMPLEXITY), so every query allowed can run.
-  GRAPHQL_COST_MAXIMUM: z.coerce.number().int().min(50_000, 'must be at least 50000, the highest cost of one query').default(50_000),
+  // At least the highest cost one query may have (MAX_QUERY_COMPLEXITY), so every query allowed can
+  // run. The default holds a web dashboard's first view twice over (`me`, `dashboardStats`,
+  // `monthlySales` and an orders page sent at once: about 70,000), so a reload right after it is not refused.
+  GRAPHQL_COST_MAXIMUM: z.coerce.number().int().min(50_000, 'must be at least 50000, the highest cost of one query').default(150_000),
   GRAPHQL_COST_RESTORE_RATE: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config';
 import type { BenchContext } from '../lib/bench-context';
 import { issueKeys } from '../lib/bench-database';
 import { httpLoad } from '../lib/http-load';
@@ -24,7 +25,8 @@ const SEARCHED_PAGE = `{ orders(limit: 100, search: "a") { pageInfo { total } no
 export const HEAVY_DOCUMENTS = [MONTHLY_SALES, THREE_STATS, SEARCHED_PAGE];
 
 /** The real cost budget (the service's defaults), which BENCH_SERVICE_ENV lifts for the throughput pairs. */
-const REAL_BUDGET = { GRAPHQL_COST_MAXIMUM: '50000', GRAPHQL_COST_RESTORE_RATE: '10000' };
+const DEFAULT_BUDGET = loadConfig({}).graphqlCost;
+const REAL_BUDGET = { GRAPHQL_COST_MAXIMUM: String(DEFAULT_BUDGET.maximum), GRAPHQL_COST_RESTORE_RATE: String(DEFAULT_BUDGET.restoreRate) };
 
 interface NoisyCounts {
   answered: number;

@@ -4,8 +4,10 @@ import { callerKey } from '../context/rate-limits';
 import { actualCost } from './actual-cost';
 import type { GraphqlContext } from './context';
 import type { CostBudget, ThrottleStatus } from './cost-budget';
-import { estimatorOf, MAX_QUERY_COMPLEXITY } from './limits';
+import type { Slots } from '../shared/slots';
+import { estimatorOf, HEAVY_OPERATION_COST, MAX_QUERY_COMPLEXITY } from './limits';
 import { tooComplex } from './operation-shape';
+import { workspaceShareOf } from './workspace-share';
 
 /** `extensions.cost` of every GraphQL response, in Shopify's shape. */
 export interface CostReport {
@@ -23,9 +25,11 @@ export interface CostReport {
  * - once it ran, the actual cost (what the answer holds: list lengths, not limits) replaces the
  *   estimate: the difference goes back to the bucket, or is taken from it;
  * - every response reports `extensions.cost`. A request refused before it was priced (a parse or
- *   validation error) costs 0 and reports the bucket as it stands.
+ *   validation error) costs 0 and reports the bucket as it stands;
+ * - an operation estimated at HEAVY_OPERATION_COST or more waits for a slot of `heavyOperations`
+ *   in its workspace's share before it executes, and frees it once executed.
  */
-export function costPlugin(schema: GraphQLSchema, budget: CostBudget): ApolloServerPlugin<GraphqlContext> {
+export function costPlugin(schema: GraphQLSchema, budget: CostBudget, heavyOperations: Slots): ApolloServerPlugin<GraphqlContext> {
   const estimate = estimatorOf(schema);
   return {
     async requestDidStart({ contextValue }) {
@@ -62,6 +66,18 @@ export function costPlugin(schema: GraphQLSchema, budget: CostBudget): ApolloSer
               { extensions: { code: 'RATE_LIMITED', http: { status: 429, headers: new HeaderMap([['retry-after', String(taken.retryAfterSeconds)]]) } } },
             );
           }
+        },
+        // Called once every check has passed and the cost is charged, just before the executor: a
+        // request waiting here holds its context and parsed document, but no resolver has run and
+        // no row is read yet. The slot is freed as soon as execution ends, before the answer is sent.
+        async executionDidStart({ contextValue }) {
+          if (requested < HEAVY_OPERATION_COST) return;
+          const release = await heavyOperations.acquire(workspaceShareOf(contextValue.ctx));
+          return {
+            async executionDidEnd() {
+              release();
+            },
+          };
         },
         async willSendResponse({ response, operation, document, request }) {
           await charging?.catch(() => undefined);

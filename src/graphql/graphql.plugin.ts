@@ -13,13 +13,14 @@ import { nulCharactersPlugin } from './nul-characters';
 import { costPlugin } from './cost.plugin';
 import type { CostBudget } from './cost-budget';
 import { MAX_QUERY_TOKENS, operationShapeRule } from './operation-shape';
+import { HEAVY_OPERATIONS_PER_WORKSPACE } from './limits';
 import { graphqlSchema } from './schema';
 import { fieldSelectionPlugin } from './selected-fields';
+import { workspaceShareOf } from './workspace-share';
 
-/** Whose share of the execution slots a request takes: its workspace's, or without a credential its address's. */
+/** Whose share of the execution slots a request takes (see workspaceShareOf). */
 function slotGroupOf(request: FastifyRequest): string {
-  const principal = request.ctx?.principal;
-  return principal ? `workspace:${principal.organizationId}` : `ip:${request.ip}`;
+  return workspaceShareOf(request.ctx ?? { principal: null, clientIp: request.ip });
 }
 
 /** Every GraphQL answer is the caller's own data: `cache-control: no-store`. */
@@ -51,6 +52,14 @@ export async function graphqlPlugin(
   opts: { services: Services; limits: Limits; costBudget: CostBudget; concurrentOperations: number },
 ): Promise<void> {
   const schema = await graphqlSchema();
+  // No workspace holds more than half of the slots: a workspace sending heavy operations from many
+  // clients waits for its own, and another workspace's requests still find a slot (tested).
+  const half = Math.max(1, Math.floor(opts.concurrentOperations / 2));
+  const operations = new Slots(opts.concurrentOperations, half);
+  // Heavy operations (aggregates, searches: costPlugin) also take one of these, inside their
+  // execution slot: at most half of the slots run heavy work, and a workspace one at a time, so
+  // its aggregates run one after another rather than all on the cores at once.
+  const heavyOperations = new Slots(half, HEAVY_OPERATIONS_PER_WORKSPACE);
   const apollo = new ApolloServer<GraphqlContext>({
     gateway: compiledExecution(schema),
     introspection: true,
@@ -69,7 +78,7 @@ export async function graphqlPlugin(
       noStorePlugin,
       keyScopesPlugin(schema),
       nulCharactersPlugin,
-      costPlugin(schema, opts.costBudget),
+      costPlugin(schema, opts.costBudget, heavyOperations),
       fieldSelectionPlugin(schema),
       errorLoggingPlugin,
     ],
@@ -80,9 +89,6 @@ export async function graphqlPlugin(
   const execute = fastifyApolloHandler(apollo, {
     context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
   });
-  // No workspace holds more than half of the slots: a workspace sending heavy operations from many
-  // clients waits for its own, and another workspace's requests still find a slot (tested).
-  const operations = new Slots(opts.concurrentOperations, Math.max(1, Math.floor(opts.concurrentOperations / 2)));
   app.route<{ Reply: string }, unknown, FastifySchema>({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',

@@ -13,6 +13,19 @@ export { MAX_QUERY_DEPTH, MAX_QUERY_FIELDS, MAX_QUERY_TOKENS } from './operation
  */
 export const MAX_QUERY_COMPLEXITY = 50_000;
 
+/**
+ * Operations estimated at this or more are heavy: an aggregate (`dashboardStats` 15,000,
+ * `monthlySales` 45,000), a searched page, a password hash, the schema's introspection. They run
+ * at most HEAVY_OPERATIONS_PER_WORKSPACE at a time for one workspace (see costPlugin).
+ */
+export const HEAVY_OPERATION_COST = 10_000;
+/**
+ * One: on 2 cores, up to five of one workspace's aggregates at once (its half of the execution
+ * slots) put another workspace's light p99 at 4–8× idle; one at a time, 1–2.5× (BENCHMARKS.md,
+ * noisy neighbour).
+ */
+export const HEAVY_OPERATIONS_PER_WORKSPACE = 1;
+
 /** Estimates kept per parsed query (one per operation and variables). */
 const MAX_ESTIMATES_PER_DOCUMENT = 64;
 /** Longer variables (large inputs) are estimated each time rather than kept as a key. */

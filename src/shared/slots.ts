@@ -31,14 +31,27 @@ export class Slots {
 
   /** Runs `work` once a slot is free (and its group is under its share), and frees the slot when it settles. */
   async run<T>(work: () => Promise<T>, group?: string): Promise<T> {
-    if (this.used < this.size && this.hasShare(group)) this.take(group);
-    // Taken for it by whoever frees the slot it gets.
-    else await new Promise<void>((start) => this.waiting.push({ group, start }));
+    const release = await this.acquire(group);
     try {
       return await work();
     } finally {
-      this.release(group);
+      release();
     }
+  }
+
+  /**
+   * Waits for a slot (as `run` does) and takes it; the function returned frees it (once, whatever
+   * the number of calls), for work that starts and ends in different places.
+   */
+  async acquire(group?: string): Promise<() => void> {
+    if (this.used < this.size && this.hasShare(group)) this.take(group);
+    // Taken for it by whoever frees the slot it gets.
+    else await new Promise<void>((start) => this.waiting.push({ group, start }));
+    let held = true;
+    return () => {
+      if (held) this.release(group);
+      held = false;
+    };
   }
 
   private hasShare(group: string | undefined): boolean {

@@ -115,6 +115,43 @@ function budgetSuite(build: (env: Record<string, string>) => Promise<TestApp>) {
   });
 }
 
+/** What a web dashboard sends at once when it opens (its first view). */
+const DASHBOARD_VIEW = [
+  '{ me { id firstName role { name } } }',
+  `{ dashboardStats { orderInitiatedCount orderForwardedCount orderApprovedCount orderDeliveredCount totalEmployees todayAttendance
+    totalTaggedOutlets todayTaggedOutlets todayRevenue pendingAmount totalCollection todayCollection } }`,
+  `{ monthlySales { id productClass unit todayTotal yesterdayTotal dailyChangePercent dailyChangeStatus monthData monthDataAvg
+    currentYearData prevYearData yearlyChangePercent yearlyChangeStatus sevenDayData { date total } productBreakdown { productName quantity } } }`,
+  `{ orders(limit: 20) { pageInfo { total } nodes { id orderCode status totalAmount orderDate customer { firstName lastName storeName }
+    items { quantity unitPrice amount variant { itemSkuCode product { name } } } } } }`,
+];
+
+describe('GraphQL cost budget, default size', () => {
+  let t: TestApp;
+  let ws: Workspace;
+
+  // The default maximum; restoring 1 a second, so nothing comes back within the test.
+  beforeAll(async () => {
+    t = await buildTestApp({ GRAPHQL_COST_RESTORE_RATE: '1' }, { inProcessLimits: true });
+    ws = await createWorkspace(t);
+    const catalog = await seedCatalog(t, ws);
+    for (let i = 0; i < 3; i += 1) await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[0], quantity: 2 }] });
+  });
+  afterAll(() => t.close());
+
+  it('runs a signed-in user’s dashboard (stats, monthly sales, an orders page) sent at once, and its reload right after', async () => {
+    for (const view of [1, 2]) {
+      const answers = await Promise.all(DASHBOARD_VIEW.map((query) => send(t, query, { token: ws.token })));
+      expect(answers.map((a) => [a.statusCode, a.errors]), `view ${view}`).toEqual(answers.map(() => [200, undefined]));
+      const requested = answers.reduce((sum, a) => sum + a.cost.requestedQueryCost, 0);
+      // Far more than the highest cost of one query (50,000), which the budget held before.
+      expect(requested).toBeGreaterThan(65_000);
+      expect(answers[0].cost.throttleStatus.maximumAvailable).toBeGreaterThanOrEqual(2 * requested);
+    }
+    expect((await send(t, '{ orders(limit: 20) { pageInfo { total } } }', { token: ws.token })).cost.throttleStatus.currentlyAvailable).toBeGreaterThan(0);
+  });
+});
+
 describe('GraphQL cost budget, in process', () => {
   budgetSuite((env) => buildTestApp(env, { inProcessLimits: true }));
 });

@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       smsTransport: 'file',
       webhook: { allowedPrivateHosts: [], timeoutMs: 10000, retryBaseMs: 30000, retryCapMs: 21600000, maxAttempts: 12 },
       rateLimit: { perMinute: 120, perHour: 2000 },
-      graphqlCost: { maximum: 50_000, restoreRate: 10_000 },
+      graphqlCost: { maximum: 150_000, restoreRate: 10_000 },
       logLevel: 'info',
     });
     expect(c.publicAppUrl.href).toBe('http://localhost:3000/');

@@ -114,4 +114,19 @@ describe('Slots', () => {
     await Promise.all(runs);
     expect(started).toEqual(['b0 done', 'c0', 'a0 done', 'a1']);
   });
+  it('takes a slot with acquire and frees it once, however often its release is called', async () => {
+    const slots = new Slots(2, 1);
+    const release = await slots.acquire('a');
+    expect([slots.inUse, slots.inUseBy('a')]).toEqual([1, 1]);
+    let second = false;
+    const waiting = slots.acquire('a').then((r) => ((second = true), r));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBe(false);
+    release();
+    release();
+    const releaseSecond = await waiting;
+    expect([slots.inUse, slots.inUseBy('a')]).toEqual([1, 1]);
+    releaseSecond();
+    expect([slots.inUse, slots.inUseBy('a')]).toEqual([0, 0]);
+  });
 });
