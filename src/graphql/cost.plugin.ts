@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { callerKey } from '../context/rate-limits';
-import { actualCost } from './actual-cost';
+import { actualCostOf } from './actual-cost';
 import type { GraphqlContext } from './context';
 import type { CostBudget, ThrottleStatus } from './cost-budget';
 import type { Slots } from '../shared/slots';
@@ -31,6 +31,7 @@ export interface CostReport {
  */
 export function costPlugin(schema: GraphQLSchema, budget: CostBudget, heavyOperations: Slots): ApolloServerPlugin<GraphqlContext> {
   const estimate = estimatorOf(schema);
+  const actualCost = actualCostOf(schema);
   return {
     async requestDidStart({ contextValue }) {
       const key = callerKey(contextValue.ctx.principal, contextValue.ctx.clientIp);
@@ -85,10 +86,8 @@ export function costPlugin(schema: GraphQLSchema, budget: CostBudget, heavyOpera
           const result = response.body.singleResult;
           let actual = 0;
           if (charged && operation && document) {
-            const fragments: Record<string, FragmentDefinitionNode> = {};
-            for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
             const failed = new Set((result.errors ?? []).flatMap((e) => (e.path?.length === 1 ? [String(e.path[0])] : [])));
-            actual = actualCost(schema, operation, fragments, request.variables ?? {}, result.data, failed);
+            actual = actualCost(document, operation, request.variables ?? {}, result.data, failed);
             if (actual !== requested) status = await budget.adjust(key, requested - actual);
           } else if (!charged) {
             // Refused by the budget (its status is known), or before it was priced.
