@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../src/config';
 import type { BenchContext } from '../lib/bench-context';
 import { issueKeys } from '../lib/bench-database';
@@ -5,6 +8,7 @@ import { httpLoad } from '../lib/http-load';
 import { figure, ratioAtMost, type Figure } from '../lib/report';
 import { startService, type ServiceProcess } from '../lib/service-process';
 import { percentile } from '../lib/stats';
+import type { NoisyClientsData, NoisyCounts } from './noisy-clients.worker';
 
 /** Clients of the noisy workspace, each with an API key (a budget) of its own. */
 const NOISY_CLIENTS = 12;
@@ -28,41 +32,23 @@ export const HEAVY_DOCUMENTS = [MONTHLY_SALES, THREE_STATS, SEARCHED_PAGE];
 const DEFAULT_BUDGET = loadConfig({}).graphqlCost;
 const REAL_BUDGET = { GRAPHQL_COST_MAXIMUM: String(DEFAULT_BUDGET.maximum), GRAPHQL_COST_RESTORE_RATE: String(DEFAULT_BUDGET.restoreRate) };
 
-interface NoisyCounts {
-  answered: number;
-  refused: number;
-}
-
 /**
- * Twelve clients that each send the heavy documents back to back, as fast as they are answered;
- * refused with 429, a client waits the Retry-After it was given (as Shopify's clients do), or until
- * `stop`. Returns what was answered and refused.
+ * Runs the noisy workspace's clients in a thread of their own until `stop` resolves, so that reading
+ * their large answers does not delay the bench's timing of the light requests (its event loop).
  */
 async function noisyClients(baseUrl: string, keys: string[], stop: Promise<void>): Promise<NoisyCounts> {
-  const counts: NoisyCounts = { answered: 0, refused: 0 };
-  let stopped = false;
-  void stop.then(() => (stopped = true));
-  const client = async (key: string, first: number) => {
-    for (let n = first; !stopped; n += 1) {
-      const res = await fetch(`${baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: HEAVY_DOCUMENTS[n % HEAVY_DOCUMENTS.length] }),
-      });
-      const body = await res.text();
-      if (res.status === 429) {
-        counts.refused += 1;
-        const wait = Number(res.headers.get('retry-after') ?? '1') * 1000;
-        await Promise.race([stop, new Promise((resolve) => setTimeout(resolve, wait))]);
-      } else if (res.status === 200 && !body.includes('"errors"')) {
-        counts.answered += 1;
-      } else {
-        throw new Error(`a heavy document answered ${res.status}: ${body.slice(0, 300)}`);
-      }
-    }
-  };
-  await Promise.all(keys.map((key, i) => client(key, i)));
-  return counts;
+  const data: NoisyClientsData = { baseUrl, keys, documents: HEAVY_DOCUMENTS };
+  const worker = new Worker(path.join(__dirname, 'noisy-clients.worker.js'), { workerData: data });
+  try {
+    const answer = once(worker, 'message') as Promise<[{ counts?: NoisyCounts; error?: string }]>;
+    const failed = once(worker, 'error').then(([err]) => Promise.reject(err as Error));
+    void stop.then(() => worker.postMessage('stop'));
+    const [message] = await Promise.race([answer, failed]);
+    if (message.error !== undefined) throw new Error(message.error);
+    return message.counts!;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** Light-request latencies with nothing else running, and beside the noisy workspace, round after round. */
