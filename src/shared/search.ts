@@ -3,17 +3,33 @@ export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** One term of a free-text search. */
+export interface SearchTerm {
+  /** The term as given. */
+  text: string;
+  /** `%term%`, wildcards escaped: the LIKE pattern that must match (case-insensitively) a searched field. */
+  pattern: string;
+  /**
+   * Whether a pg_trgm index can find the term's rows: it holds three letters or digits in a row.
+   * A shorter term has no trigram, and a trigram index would hand back every row of the table to
+   * be checked (a GIN scan of every entry: 0.9 s for `ku` over 500,000 orders, against 0.25 s
+   * for reading them), so its rows must be read and matched instead. ASCII only, as pg_trgm in a
+   * database of the C locale sees them: a term of other letters only is matched by reading rows.
+   */
+  trigrams: boolean;
+}
+
 /**
- * The `%term%` LIKE patterns of a free-text search: its first five whitespace-separated terms,
- * wildcards escaped. Every term must match (case-insensitively) at least one searched field.
+ * The terms of a free-text search: its first five whitespace-separated words, wildcards escaped.
+ * Every term must match (case-insensitively) at least one searched field.
  */
-export function searchTerms(search: string | undefined): string[] {
+export function searchTermsOf(search: string | undefined): SearchTerm[] {
   return (search ?? '')
     .trim()
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 5)
-    .map((term) => `%${likeEscape(term)}%`);
+    .map((term) => ({ text: term, pattern: `%${likeEscape(term)}%`, trigrams: /[a-z0-9]{3}/i.test(term) }));
 }
 
 /**
@@ -25,7 +41,7 @@ export function searchCondition<W>(
   search: string | undefined,
   fieldConditions: Array<(pattern: string) => W>,
 ): { $and: Array<{ $or: W[] }> } | Record<string, never> {
-  const patterns = searchTerms(search);
-  if (patterns.length === 0) return {};
-  return { $and: patterns.map((pattern) => ({ $or: fieldConditions.map((build) => build(pattern)) })) };
+  const terms = searchTermsOf(search);
+  if (terms.length === 0) return {};
+  return { $and: terms.map(({ pattern }) => ({ $or: fieldConditions.map((build) => build(pattern)) })) };
 }

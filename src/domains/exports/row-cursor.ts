@@ -6,9 +6,9 @@ import type { RowsQuery } from './sources/export-source';
 /** Rows fetched per round trip. */
 export const BATCH_SIZE = 1_000;
 
-/** How many rows a query's FROM … WHERE … has. */
+/** How many rows a query has (counted on its `count`, which has as many as its `from`). */
 export async function countRows(em: EntityManager, query: RowsQuery): Promise<number> {
-  const [row] = await executeSql<{ count: number }>(em, sql`select count(*)::int as count from ${query.from}`);
+  const [row] = await executeSql<{ count: number }>(em, sql`select count(*)::int as count from ${query.count}`);
   return row.count;
 }
 

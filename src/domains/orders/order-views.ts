@@ -84,19 +84,18 @@ export interface OrderDetailView extends OrderSummary {
   history: OrderStatusMoveView[];
 }
 
-/** Conditions on `sales_order o` (and on `app_user c` when `joinsCustomer`), ANDed. */
+/** Conditions on `sales_order o`, ANDed. */
 export interface OrderConditions {
   /** The organization's SQL builder, rooted at `o`. */
   tenant: TenantSql;
   /** The first is the tenant's. */
   conditions: Sql[];
-  joinsCustomer: boolean;
 }
 
 /** Conditions that start with the tenant: every list and view is confined to one organization. */
 export function orderConditions(organizationId: number): OrderConditions {
   const tenant = tenantSql(organizationId, 'o');
-  return { tenant, conditions: [tenant.owns()], joinsCustomer: false };
+  return { tenant, conditions: [tenant.owns()] };
 }
 
 const whereSql = (where: OrderConditions) => joinSql(where.conditions, ' and ');
@@ -116,13 +115,16 @@ const summaryJoins = (t: TenantSql) => sql`${t.join('app_user', 'c', 'c.id = o.c
   ${t.leftJoin('route', 'r', 'r.id = o.route_id')}
   ${t.leftJoin('production_unit', 'pu', 'pu.id = o.production_unit_id')}`;
 
-/** Newest first; the (organization_id, created_at) index walks it to the page's end. */
+/**
+ * Newest first. The (organization_id, created_at, id) index walks it to the page's end without
+ * reading the table, and holds customer_id and order_code too, so a searched page is found by
+ * matching its entries alone (sales_order_newest_first_index).
+ */
 const NEWEST_FIRST = 'o.created_at desc, o.id desc';
 
-/** The matching orders: `sales_order o`, joined with customers when the conditions need them. */
+/** The matching orders: `sales_order o` and the conditions. */
 function matching(where: OrderConditions): Sql {
-  const customer = where.joinsCustomer ? where.tenant.join('app_user', 'c', 'c.id = o.customer_id') : raw('');
-  return sql`sales_order o ${customer} where ${whereSql(where)}`;
+  return sql`sales_order o where ${whereSql(where)}`;
 }
 
 /**

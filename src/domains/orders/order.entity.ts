@@ -19,7 +19,15 @@ registerEnumType(OrderStatus, { name: 'OrderStatus' });
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'sales_order' })
 @Unique({ properties: ['organizationId', 'orderCode'] })
-@Index({ properties: ['organizationId', 'createdAt'] })
+// The list's order, holding what a search checks (Migration20261126110000).
+@Index({
+  name: 'sales_order_newest_first_index',
+  expression: 'create index "sales_order_newest_first_index" on "sales_order" ("organization_id", "created_at", "id", lower("order_code")) include ("customer_id", "order_code")',
+})
+@Index({
+  name: 'sales_order_order_code_trigram_index',
+  expression: 'create index "sales_order_order_code_trigram_index" on "sales_order" using gin ("organization_id", lower("order_code") gin_trgm_ops)',
+})
 @Index({ properties: ['organizationId', 'status', 'createdAt'] })
 @Index({ properties: ['organizationId', 'orderDate'] })
 @Index({ properties: ['organizationId', 'customer', 'createdAt'] })

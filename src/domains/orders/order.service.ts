@@ -8,7 +8,6 @@ import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
 import * as rules from '../../shared/rules';
-import { searchTerms } from '../../shared/search';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
 import { workspaceToday } from '../workspace/local-day';
@@ -31,6 +30,7 @@ import {
   type OrderSummary,
   type VariantRows,
 } from './order-views';
+import { orderSearchConditions } from './order-search';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
@@ -104,7 +104,7 @@ export class OrderService {
   /** Newest first, as summaries (one statement). Customers see only their own orders. */
   async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<OrderSummary>> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const { rows, total } = await findOrderPage(ctx.em, this.listConditions(ctx, filter), limit, offset);
+    const { rows, total } = await findOrderPage(ctx.em, await this.listConditions(ctx, filter), limit, offset);
     return { items: rows, total, page, limit };
   }
 
@@ -122,7 +122,7 @@ export class OrderService {
   ): Promise<OrderRecordPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
     const { selection, withLines = false } = options;
-    const { orders, variants, total } = await findOrderRecordPage(ctx.em, this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
+    const { orders, variants, total } = await findOrderRecordPage(ctx.em, await this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
     const [order, customer] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection)];
     const items = orders.map(([orderRow, customerRow]) => Object.assign(order(orderRow), { customer: customer(customerRow) }));
     if (!withLines) return { items, total, page, limit };
@@ -232,7 +232,7 @@ export class OrderService {
     });
   }
 
-  private listConditions(ctx: RequestContext, filter: OrderFilter): OrderConditions {
+  private async listConditions(ctx: RequestContext, filter: OrderFilter): Promise<OrderConditions> {
     const dateFrom = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const dateTo = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
@@ -244,10 +244,7 @@ export class OrderService {
     if (dateFrom) add(sql`o.order_date >= ${dateFrom}::date`);
     if (dateTo) add(sql`o.order_date <= ${dateTo}::date`);
     if (filter.userId != null) add(sql`o.customer_id = ${filter.userId}`);
-    for (const pattern of searchTerms(filter.search)) {
-      where.joinsCustomer = true;
-      add(sql`(o.order_code ilike ${pattern} or c.first_name ilike ${pattern} or c.last_name ilike ${pattern} or c.store_name ilike ${pattern})`);
-    }
+    for (const condition of await orderSearchConditions(ctx.em, ctx.organizationId, filter.search)) add(condition);
     return where;
   }
 

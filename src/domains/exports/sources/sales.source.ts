@@ -1,4 +1,4 @@
-import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
+import { joinSql, raw, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
 import { dateRangeLine, isoDate, orderDateConditions, type ExportSource } from './export-source';
 
 /** One row per order line: what was sold, when, to whom; quantities also in the class's unit. */
@@ -25,6 +25,7 @@ export const salesSource: ExportSource = {
     const t = tenantSql(organizationId, 'i');
     const where: Sql[] = [t.owns()];
     orderDateConditions(f, where);
+    const byOrderDate = f.dateFrom !== undefined || f.dateTo !== undefined;
     return {
       select: `${isoDate('o.order_date')} as order_date, o.order_code, trim(c.first_name || ' ' || c.last_name) as customer,
         t.name as town, pc.name as product_class, p.name as product, v.variant_name as variant, v.item_sku_code as sku,
@@ -38,6 +39,8 @@ export const salesSource: ExportSource = {
         ${t.join('product_class', 'pc', 'pc.id = p.product_class_id')}
         where ${joinSql(where, ' and ')}`,
       orderBy: 'o.order_date, o.id, i.id',
+      // The order only when its date is filtered on: every line has its order (a composite key).
+      count: sql`order_item i ${byOrderDate ? t.join('sales_order', 'o', 'o.id = i.order_id') : raw('')} where ${joinSql(where, ' and ')}`,
     };
   },
   describe(f) {

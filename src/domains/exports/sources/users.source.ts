@@ -44,6 +44,7 @@ export const usersSource: ExportSource = {
         ${t.leftJoin('route', 'r', 'r.id = u.route_id')}
         where ${joinSql(where, ' and ')}`,
       orderBy: 'u.id',
+      count: sql`app_user u ${t.join('workspace_config', 'wc')} where ${joinSql(where, ' and ')}`,
     };
   },
   describe(f) {
