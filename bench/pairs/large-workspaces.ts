@@ -1,0 +1,123 @@
+import type { BenchContext, KeyedDataset } from '../lib/bench-context';
+import { capturedRequest } from '../lib/captured-request';
+import type { HttpRequest } from '../lib/http-load';
+import { allOf, atMost, figure, ratioAtMost, reported, type Figure } from '../lib/report';
+import type { Statement } from '../lib/sql-capture';
+import { replay } from '../lib/sql-load';
+import { percentile } from '../lib/stats';
+
+/** Tries of each side per request, spread over the rounds. */
+const TRIES = 20;
+/** A request whose capture took longer than this gets SLOW_TRIES a side instead, with no warm-up. */
+const SLOW_MS = 2000;
+const SLOW_TRIES = 3;
+
+/**
+ * The requests of a large workspace's admin screens: the two dashboards, every list's search
+ * (no match, a common prefix, a customer's name; users, products and each master list, whose
+ * search is a name), a deep page and the first page. The words are of the seed's own lists
+ * (src/seed/names.ts): every seeded workspace has customers named Kumar and Sharma, roles of
+ * "Sales Executive", routes on a "Road"; the others match in most workspaces (the log shows how
+ * many rows each matched).
+ */
+export const LARGE_WORKSPACE_PATHS = [
+  '/dashboard/monthly-sales',
+  '/dashboard/stats',
+  '/orders?search=zzqx',
+  '/orders?search=ORD-2025',
+  '/orders?search=kumar',
+  '/users?search=sharma',
+  '/products?search=milk',
+  '/masters/product-classes?search=milk',
+  '/masters/roles?search=executive',
+  '/masters/towns?search=an',
+  '/masters/routes?search=road',
+  '/masters/production-units?search=depot',
+  '/masters/outlets?search=kirana',
+  '/orders?page=20000',
+  '/orders?limit=20',
+] as const;
+
+/** One sequential try through the service over HTTP, in ms; fails unless it answers 200. */
+async function overHttp(baseUrl: string, request: HttpRequest): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}${request.path}`, { headers: request.headers });
+  const body = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`${request.path} answered ${res.status}: ${body.slice(0, 300)}`);
+  return ms;
+}
+
+/** One sequential try of the captured statements through raw pg, in ms. */
+async function overSql(ctx: BenchContext, statements: Statement[]): Promise<number> {
+  const started = performance.now();
+  await replay(ctx.pool, statements);
+  return performance.now() - started;
+}
+
+/** How many rows a list's answer says matched, for the log. */
+function matchesOf(body: string): string {
+  const total = (JSON.parse(body) as { pagination?: { total?: number } }).pagination?.total;
+  return total === undefined ? '' : `${total.toLocaleString('en-US')} matches, `;
+}
+
+/** `tries` spread over `rounds` as evenly as they go (20 over 3: 7, 7, 6). */
+function perRound(tries: number, rounds: number): number[] {
+  return Array.from({ length: rounds }, (_, i) => Math.floor(tries / rounds) + (i < tries % rounds ? 1 : 0)).filter((n) => n > 0);
+}
+
+async function measureWorkspace(ctx: BenchContext, dataset: KeyedDataset): Promise<Figure[]> {
+  const organizationId = dataset.organizationIds[0];
+  const headers = { 'x-api-key': dataset.keys.get(organizationId)![0] };
+  const size = dataset.ordersPerOrg.toLocaleString('en-US');
+  // Fills the in-process app's API-key cache, so no capture below needs sending twice.
+  await capturedRequest(ctx.app, ctx.capture, { path: '/api/v1/orders?limit=1', headers });
+  const figures: Figure[] = [];
+  for (const path of LARGE_WORKSPACE_PATHS) {
+    const request: HttpRequest = { path: `/api/v1${path}`, headers };
+    const captured = await capturedRequest(ctx.app, ctx.capture, request, { warmUp: false });
+    const slow = captured.ms > SLOW_MS;
+    const tries = slow ? SLOW_TRIES : TRIES;
+    if (!slow) {
+      await overSql(ctx, captured.statements);
+      await overHttp(ctx.service.baseUrl, request);
+    }
+    const raw: number[] = [];
+    const ours: number[] = [];
+    for (const n of perRound(tries, ctx.rounds)) {
+      for (let i = 0; i < n; i += 1) raw.push(await overSql(ctx, captured.statements));
+      for (let i = 0; i < n; i += 1) ours.push(await overHttp(ctx.service.baseUrl, request));
+    }
+    const p95 = { raw: percentile(raw, 95), ours: percentile(ours, 95) };
+    ctx.log(
+      `  ${size} · GET ${path}: ${matchesOf(captured.body)}${captured.statements.length} statements; p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${tries} tries a side)`,
+    );
+    const goal = allOf(atMost(300, 'ms'), ratioAtMost(2, 'its SQL through raw pg'));
+    if (slow) goal.text += ` (${tries} tries: over ${SLOW_MS / 1000} s)`;
+    figures.push(figure(`${size}-order workspace: GET ${path} p95`, 'ms', p95.ours, p95.raw, goal));
+  }
+  return figures;
+}
+
+/** What seeding a workspace cost, when this run seeded it. */
+function seedingFigures(dataset: KeyedDataset): Figure[] {
+  if (!dataset.seeding) return [];
+  const { seconds, peakBackendRssMb, tempBytes } = dataset.seeding;
+  const size = dataset.ordersPerOrg.toLocaleString('en-US');
+  const spilled = `${(tempBytes / 2 ** 30).toFixed(1)} GiB of temporary files`;
+  return [
+    figure(`Seeding the ${size}-order workspace: time`, 's', seconds, null, reported(`reported (${spilled})`)),
+    ...(peakBackendRssMb === null ? [] : [figure(`Seeding the ${size}-order workspace: PostgreSQL backend peak RSS`, 'MB', peakBackendRssMb, null, reported())]),
+  ];
+}
+
+/**
+ * Pair 8: a workspace of 500,000 orders and one of 2,000,000 (both over two years): each request
+ * of LARGE_WORKSPACE_PATHS sent one at a time, its p95 against the p95 of the very statements the
+ * service sent for it (captured from the in-process app), replayed through raw pg as many times.
+ */
+export async function measureLargeWorkspaces(ctx: BenchContext, datasets: KeyedDataset[]): Promise<Figure[]> {
+  const figures = datasets.flatMap(seedingFigures);
+  for (const dataset of datasets) figures.push(...(await measureWorkspace(ctx, dataset)));
+  return figures;
+}
