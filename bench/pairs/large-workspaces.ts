@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BenchContext, KeyedDataset } from '../lib/bench-context';
+import { BENCH_DATA_DIR } from '../lib/bench-database';
 import { capturedRequest } from '../lib/captured-request';
 import type { HttpRequest } from '../lib/http-load';
 import { allOf, atMost, figure, ratioAtMost, reported, type Figure } from '../lib/report';
@@ -11,6 +14,15 @@ const TRIES = 20;
 /** A request whose capture took longer than this gets SLOW_TRIES a side instead, with no warm-up. */
 const SLOW_MS = 2000;
 const SLOW_TRIES = 3;
+/** Where the baselines' statements are written, to read or EXPLAIN them after a run. */
+export const LARGE_WORKSPACE_SQL_FILE = path.join(BENCH_DATA_DIR, 'large-workspaces-sql.json');
+
+/** The statements a request sent: the baseline it was compared against. */
+interface Baseline {
+  orders: number;
+  path: string;
+  statements: Statement[];
+}
 
 /**
  * The requests of a large workspace's admin screens: the two dashboards, every list's search
@@ -66,16 +78,17 @@ function perRound(tries: number, rounds: number): number[] {
   return Array.from({ length: rounds }, (_, i) => Math.floor(tries / rounds) + (i < tries % rounds ? 1 : 0)).filter((n) => n > 0);
 }
 
-async function measureWorkspace(ctx: BenchContext, dataset: KeyedDataset): Promise<Figure[]> {
+async function measureWorkspace(ctx: BenchContext, dataset: KeyedDataset, baselines: Baseline[]): Promise<Figure[]> {
   const organizationId = dataset.organizationIds[0];
   const headers = { 'x-api-key': dataset.keys.get(organizationId)![0] };
   const size = dataset.ordersPerOrg.toLocaleString('en-US');
   // Fills the in-process app's API-key cache, so no capture below needs sending twice.
   await capturedRequest(ctx.app, ctx.capture, { path: '/api/v1/orders?limit=1', headers });
   const figures: Figure[] = [];
-  for (const path of LARGE_WORKSPACE_PATHS) {
-    const request: HttpRequest = { path: `/api/v1${path}`, headers };
+  for (const route of LARGE_WORKSPACE_PATHS) {
+    const request: HttpRequest = { path: `/api/v1${route}`, headers };
     const captured = await capturedRequest(ctx.app, ctx.capture, request, { warmUp: false });
+    baselines.push({ orders: dataset.ordersPerOrg, path: route, statements: captured.statements });
     const slow = captured.ms > SLOW_MS;
     const tries = slow ? SLOW_TRIES : TRIES;
     if (!slow) {
@@ -90,11 +103,11 @@ async function measureWorkspace(ctx: BenchContext, dataset: KeyedDataset): Promi
     }
     const p95 = { raw: percentile(raw, 95), ours: percentile(ours, 95) };
     ctx.log(
-      `  ${size} · GET ${path}: ${matchesOf(captured.body)}${captured.statements.length} statements; p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${tries} tries a side)`,
+      `  ${size} · GET ${route}: ${matchesOf(captured.body)}${captured.statements.length} statements; p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${tries} tries a side)`,
     );
     const goal = allOf(atMost(300, 'ms'), ratioAtMost(2, 'its SQL through raw pg'));
     if (slow) goal.text += ` (${tries} tries: over ${SLOW_MS / 1000} s)`;
-    figures.push(figure(`${size}-order workspace: GET ${path} p95`, 'ms', p95.ours, p95.raw, goal));
+    figures.push(figure(`${size}-order workspace: GET ${route} p95`, 'ms', p95.ours, p95.raw, goal));
   }
   return figures;
 }
@@ -118,6 +131,9 @@ function seedingFigures(dataset: KeyedDataset): Figure[] {
  */
 export async function measureLargeWorkspaces(ctx: BenchContext, datasets: KeyedDataset[]): Promise<Figure[]> {
   const figures = datasets.flatMap(seedingFigures);
-  for (const dataset of datasets) figures.push(...(await measureWorkspace(ctx, dataset)));
+  const baselines: Baseline[] = [];
+  for (const dataset of datasets) figures.push(...(await measureWorkspace(ctx, dataset, baselines)));
+  writeFileSync(LARGE_WORKSPACE_SQL_FILE, `${JSON.stringify(baselines, null, 2)}\n`);
+  ctx.log(`  the baselines' statements: ${path.relative(process.cwd(), LARGE_WORKSPACE_SQL_FILE)}`);
   return figures;
 }
