@@ -14,6 +14,8 @@ const TRIES = 20;
 /** A request whose capture or warm-up took longer than this gets SLOW_TRIES a side instead. */
 const SLOW_MS = 2000;
 const SLOW_TRIES = 3;
+/** Warm-ups of each side before a fast request's tries. */
+const WARM_UPS = 3;
 /** Where the baselines' statements are written, to read or EXPLAIN them after a run. */
 export const LARGE_WORKSPACE_SQL_FILE = path.join(BENCH_DATA_DIR, 'large-workspaces-sql.json');
 
@@ -89,8 +91,12 @@ async function measureWorkspace(ctx: BenchContext, dataset: KeyedDataset, baseli
     const request: HttpRequest = { path: `/api/v1${route}`, headers };
     const captured = await capturedRequest(ctx.app, ctx.capture, request, { warmUp: false });
     baselines.push({ orders: dataset.ordersPerOrg, path: route, statements: captured.statements });
-    // The capture ran cold; the warm-ups tell a slow request too (and are skipped for one already known).
-    const warmUps = captured.ms > SLOW_MS ? [] : [await overSql(ctx, captured.statements), await overHttp(ctx.service.baseUrl, request)];
+    // The capture ran cold; the first warm-ups tell a slow request too (and are skipped for one
+    // already known). A fast one gets WARM_UPS a side: a fresh service's first few answers of a route are slower.
+    const warmUps: number[] = [];
+    while (warmUps.length < 2 * WARM_UPS && Math.max(captured.ms, ...warmUps) <= SLOW_MS) {
+      warmUps.push(await overSql(ctx, captured.statements), await overHttp(ctx.service.baseUrl, request));
+    }
     const slow = Math.max(captured.ms, ...warmUps) > SLOW_MS;
     const tries = slow ? SLOW_TRIES : TRIES;
     const raw: number[] = [];
