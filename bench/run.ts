@@ -3,7 +3,7 @@
  * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
  * and writes bench/results.json and the table in BENCHMARKS.md.
  *
- *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,startup]
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,startup]
  *
  * A run of some pairs (--only) replaces those pairs' figures in bench/results.json and BENCHMARKS.md
  * and keeps the others'.
@@ -25,18 +25,23 @@ import { machineOf, table, writeResults, type Figure } from './lib/report';
 import { BENCH_SERVICE_ENV, startService } from './lib/service-process';
 import { SqlCapture } from './lib/sql-capture';
 import { measureApiThroughput } from './pairs/api-throughput';
+import { measureLargeWorkspaces } from './pairs/large-workspaces';
 import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
 
-const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'startup'] as const;
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'startup'] as const;
 type PairName = (typeof PAIRS)[number];
 
-/** The seeds of the datasets: one of many workspaces for the API, one workspace per export size. */
-const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4 };
+/**
+ * The seeds of the datasets: one of many workspaces for the API, one workspace per export size, and
+ * the largest workspace (the 500,000-order one of the XLSX export serves the large-workspace pair too).
+ */
+const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4, largest: 5 };
 const XLSX_SMALL = 100_000;
 const XLSX_LARGE = 500_000;
+const LARGEST = 2_000_000;
 const PDF_ROWS = 5_000;
 /** PDFs run back to back in the PDF pair; the exports budget is 5 a minute per key. */
 const PDF_KEYS = 20;
@@ -72,9 +77,9 @@ function options() {
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-async function keyed(pool: Pool, datasetPromise: ReturnType<typeof ensureDataset>, scopes: string, perWorkspace: number): Promise<KeyedDataset> {
+async function keyed(pool: Pool, datasetPromise: ReturnType<typeof ensureDataset>, scopes: string, perWorkspace: number, keyName?: string): Promise<KeyedDataset> {
   const dataset = await datasetPromise;
-  return { ...dataset, keys: await issueKeys(pool, dataset.organizationIds, scopes, perWorkspace) };
+  return { ...dataset, keys: await issueKeys(pool, dataset.organizationIds, scopes, perWorkspace, keyName) };
 }
 
 /** Writes the table between the markers of BENCHMARKS.md. */
@@ -117,6 +122,13 @@ async function main(): Promise<void> {
     const exportScopes = 'read,exports';
     const xlsxSmall = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxSmall, 1, XLSX_SMALL, log), exportScopes, 5) : null;
     const xlsxLarge = needs('xlsx') ? await keyed(pool, ensureDataset(database.url, 'XLSX workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), exportScopes, 5) : null;
+    // Keys of their own name: issuing keys revokes the earlier ones of that name (the XLSX pair's).
+    const large = needs('large')
+      ? [
+          await keyed(pool, ensureDataset(database.url, 'large workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), 'read', 1, 'bench-large'),
+          await keyed(pool, ensureDataset(database.url, 'largest workspace', SEEDS.largest, 1, LARGEST, log), 'read', 1, 'bench-large'),
+        ]
+      : null;
     const pdf = needs('pdf') || needs('webhooks') ? await keyed(pool, ensureDataset(database.url, 'PDF workspace', SEEDS.pdf, 1, PDF_ROWS, log), exportScopes, PDF_KEYS) : null;
 
     const tls = await throwawayCa();
@@ -147,6 +159,7 @@ async function main(): Promise<void> {
       ['pdf', () => measurePdf(ctx, pdf!)],
       ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],
       ['noisy', () => measureNoisyNeighbour(ctx)],
+      ['large', () => measureLargeWorkspaces(ctx, large!)],
     ];
     for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {
       // Each pair gets a freshly started service, so none inherits another's heap or caches.

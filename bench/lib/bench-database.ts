@@ -6,6 +6,7 @@ import { embeddedDatabaseOf, startEmbeddedPostgres } from '../../src/db/embedded
 import { migrate, openOrm } from '../../src/db/orm';
 import { newApiKey } from '../../src/domains/api-keys/api-key.service';
 import { seededWorkspaces, seedWorkspaces } from '../../src/seed/seed';
+import { watchSeed, type SeedCost } from './seed-watch';
 
 /** The benchmarks' own data directory when they start an embedded PostgreSQL. */
 export const BENCH_DATA_DIR = path.resolve('.data/bench');
@@ -37,10 +38,13 @@ export interface Dataset {
   seed: number;
   ordersPerOrg: number;
   organizationIds: number[];
+  /** What this run's seeding took; null when the data was already there. */
+  seeding: (SeedCost & { seconds: number }) | null;
 }
 
 /** Seeds `orgs` × `ordersPerOrg` under `seed` unless that is already there (the seed skips it). */
 export async function ensureDataset(url: string, label: string, seed: number, orgs: number, ordersPerOrg: number, log: (line: string) => void): Promise<Dataset> {
+  const watch = await watchSeed(url);
   const started = performance.now();
   let lastShown = 0;
   const summary = await seedWorkspaces(url, {
@@ -53,10 +57,16 @@ export async function ensureDataset(url: string, label: string, seed: number, or
       log(`  seeding ${label}: ${done}/${total}`);
     },
   });
+  const seconds = (performance.now() - started) / 1000;
+  const cost = await watch.stop();
   const workspaces = await seededWorkspaces(url, seed);
   if (workspaces.length < orgs) throw new Error(`seed ${seed} left ${workspaces.length} of ${orgs} workspaces`);
-  log(`${label}: ${orgs} × ${ordersPerOrg.toLocaleString('en-US')} orders ready (${((performance.now() - started) / 1000).toFixed(1)} s${summary.alreadySeeded ? ', already seeded' : ''})`);
-  return { seed, ordersPerOrg, organizationIds: workspaces.slice(0, orgs).map((w) => w.id) };
+  const seeding = summary.alreadySeeded ? null : { seconds, ...cost };
+  const costShown = seeding
+    ? `, PostgreSQL backend peak RSS ${seeding.peakBackendRssMb === null ? 'unknown' : `${Math.round(seeding.peakBackendRssMb)} MB`}, ${(seeding.tempBytes / 2 ** 30).toFixed(1)} GiB of temporary files`
+    : ', already seeded';
+  log(`${label}: ${orgs} × ${ordersPerOrg.toLocaleString('en-US')} orders ready (${seconds.toFixed(1)} s${costShown})`);
+  return { seed, ordersPerOrg, organizationIds: workspaces.slice(0, orgs).map((w) => w.id), seeding };
 }
 
 /**

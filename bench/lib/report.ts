@@ -82,3 +82,12 @@ export function table(figures: Figure[]): string {
 export function writeResults(file: string, machine: Machine, figures: Figure[], extra: object): void {
   writeFileSync(file, `${JSON.stringify({ machine, ...extra, figures }, null, 2)}\n`);
 }
+
+/** Goal: every one of `goals` (their texts joined by "and"). */
+export const allOf = (...goals: Goal[]): Goal => ({
+  text: goals.map((g) => g.text).join(' and '),
+  met: (values) => goals.every((g) => g.met(values)),
+});
+
+/** Goal: none; the figure is reported (`text` says what else to read beside it). */
+export const reported = (text = 'reported'): Goal => ({ text, met: () => true });

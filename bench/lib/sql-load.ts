@@ -29,7 +29,8 @@ export async function sqlLoad(options: { pool: Pool; concurrency: number; second
   return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
 }
 
-async function replay(pool: Pool, statements: Statement[]): Promise<void> {
+/** Sends one captured request's statements through `pool`, in order; a transaction on one connection. */
+export async function replay(pool: Pool, statements: Statement[]): Promise<void> {
   if (!statements.some((s) => /^\s*begin\b/i.test(s.text))) {
     for (const s of statements) await pool.query(s.text, s.values);
     return;

@@ -1,4 +1,5 @@
 import type { BenchContext } from '../lib/bench-context';
+import { capturedRequest } from '../lib/captured-request';
 import { httpLoad, type HttpRequest } from '../lib/http-load';
 import { seededRandom, pick } from '../lib/random';
 import { atMost, figure, ratioAtLeast, type Figure } from '../lib/report';
@@ -26,22 +27,9 @@ interface Target {
   statements: Statement[];
 }
 
-/**
- * Sends a request to the in-process app twice (the first fills the API-key cache, as a steady
- * stream of requests would) and keeps the statements of the second; fails unless it answers 200.
- */
+/** The statements of one request (sent twice, the first to fill the API-key cache). */
 async function captured(ctx: BenchContext, request: HttpRequest): Promise<Statement[]> {
-  const send = () => ctx.app.inject({ method: request.method ?? 'GET', url: request.path, headers: request.headers, payload: request.body });
-  await send();
-  let status = 0;
-  let body = '';
-  const statements = await ctx.capture.record(async () => {
-    const res = await send();
-    status = res.statusCode;
-    body = res.body;
-  });
-  if (status !== 200 || body.includes('"errors"')) throw new Error(`${request.path} answered ${status}: ${body.slice(0, 300)}`);
-  return statements;
+  return (await capturedRequest(ctx.app, ctx.capture, request)).statements;
 }
 
 function keyOf(ctx: BenchContext, organizationId: number): Record<string, string> {

@@ -9,7 +9,7 @@ import { HISTORY_DAYS, addDays } from './workspace-plan';
  * that insert the orders, then the lines, history rows and payments joined to the new order ids.
  *
  * The rules the service applies are kept:
- * - order codes ORD-<year of order date>-<6-digit sequence>, the sequence in creation order (the
+ * - order codes ORD-<year of order date>-<sequence of at least 6 digits>, the sequence in creation order (the
  *   workspace's `order` counter is then set to the last one, so the next API order follows on);
  * - a line is quantity × the variant's selling price, in whole paise; the total is the sum of the
  *   lines; 1-8 lines, each of a different variant;
@@ -119,7 +119,7 @@ orders as (
 ins_orders as (
   insert into sales_order (created_at, updated_at, organization_id, order_code, status, order_date, customer_id, town_id, route_id,
                            production_unit_id, total_amount, items_count, delivery_date, mode_of_payment, delivery_otp_hash, created_by_user_id)
-  select o.t0, o.last_change, :org, 'ORD-' || to_char(o.order_date, 'YYYY') || '-' || lpad(o.seq::text, 6, '0'), o.status, o.order_date,
+  select o.t0, o.last_change, :org, 'ORD-' || to_char(o.order_date, 'YYYY') || '-' || lpad(o.seq::text, greatest(6, length(o.seq::text)), '0'), o.status, o.order_date,
          o.customer_id, o.town_id, o.route_id, o.production_unit_id, o.total_paise / 100.0, o.n_lines, o.delivery_date, o.mode_of_payment,
          encode(sha256(convert_to(:key || ':otp:' || o.g, 'UTF8')), 'hex'), o.created_by
     from orders o
