@@ -105,22 +105,24 @@ async function rowCounts(em: EntityManager, t: TenantSql): Promise<Record<string
   return counts;
 }
 
-/** Compares a workspace's rollups with its base rows, in one snapshot (changes nothing). */
+/**
+ * Compares a workspace's rollups with its base rows, in one snapshot (a read-only repeatable-read
+ * transaction of its own, or the caller's transaction); changes nothing.
+ */
 export async function checkRollups(em: EntityManager, organizationId: number, limit = 20): Promise<RollupCheck> {
   const t = tenantSql(organizationId, 'a');
-  return em.transactional(
-    async (tx) => {
-      const listed: RollupDifference[] = [];
-      let differing = 0;
-      for (const rollup of ROLLUPS) {
-        const found = await differences(tx, t, rollup, limit);
-        differing += found.total;
-        listed.push(...found.rows.slice(0, Math.max(0, limit - listed.length)));
-      }
-      return { rows: await rowCounts(tx, t), differing, listed };
-    },
-    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
-  );
+  const check = async (tx: EntityManager): Promise<RollupCheck> => {
+    const listed: RollupDifference[] = [];
+    let differing = 0;
+    for (const rollup of ROLLUPS) {
+      const found = await differences(tx, t, rollup, limit);
+      differing += found.total;
+      listed.push(...found.rows.slice(0, Math.max(0, limit - listed.length)));
+    }
+    return { rows: await rowCounts(tx, t), differing, listed };
+  };
+  if (em.isInTransaction()) return check(em);
+  return em.transactional(check, { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }
 
 /** What a rebuild did: the rows of each rollup now, and how many rows differed before. */
