@@ -23,6 +23,10 @@ import { Migration } from '@mikro-orm/migrations';
  *   nothing. A workspace being deleted (its organization row gone) is skipped.
  * - TRUNCATE bypasses triggers: after one, `npm run cli -- stats:rebuild <slug>`.
  *
+ * Each trigger locks the rollup rows it changes in key order first, and inserts new ones in key
+ * order, so two transactions changing the same rows (two orders of one day moved from status 1 to
+ * 2) wait for each other instead of deadlocking.
+ *
  * The existing rows are summed after the triggers exist: creating them locks the tables against
  * writes until the migration commits, so nothing written meanwhile is missed or counted twice.
  * The statements are this migration's own (later code must not change what it did).
@@ -36,12 +40,16 @@ const addToOrderDays = (deltas: string) => `
       from (${deltas}) d (organization_id, day, status, orders, total_amount, paid_amount, outstanding_amount)
      group by organization_id, day, status
     having sum(orders) <> 0 or sum(total_amount) <> 0 or sum(paid_amount) <> 0 or sum(outstanding_amount) <> 0),
+  locked as (
+    select r.id from order_day_rollup r join delta d on r.organization_id = d.organization_id and r.day = d.day and r.status = d.status
+     order by r.organization_id, r.day, r.status
+       for no key update of r),
   updated as (
     update order_day_rollup r
        set orders = r.orders + d.orders, total_amount = r.total_amount + d.total_amount, paid_amount = r.paid_amount + d.paid_amount,
            outstanding_amount = r.outstanding_amount + d.outstanding_amount, updated_at = now()
       from delta d
-     where r.organization_id = d.organization_id and r.day = d.day and r.status = d.status
+     where r.organization_id = d.organization_id and r.day = d.day and r.status = d.status and r.id in (select id from locked)
     returning r.organization_id, r.day, r.status)
   insert into order_day_rollup (organization_id, day, status, orders, total_amount, paid_amount, outstanding_amount)
   select d.organization_id, d.day, d.status, d.orders, d.total_amount, d.paid_amount, d.outstanding_amount
@@ -61,11 +69,15 @@ const addToLineDays = (deltas: string) => `
       from (${deltas}) d (organization_id, day, product_variant_id, lines, quantity)
      group by organization_id, day, product_variant_id
     having sum(lines) <> 0 or sum(quantity) <> 0),
+  locked as (
+    select r.id from line_day_rollup r join delta d on r.organization_id = d.organization_id and r.day = d.day and r.product_variant_id = d.product_variant_id
+     order by r.organization_id, r.day, r.product_variant_id
+       for no key update of r),
   updated as (
     update line_day_rollup r
        set lines = r.lines + d.lines, quantity = r.quantity + d.quantity, updated_at = now()
       from delta d
-     where r.organization_id = d.organization_id and r.day = d.day and r.product_variant_id = d.product_variant_id
+     where r.organization_id = d.organization_id and r.day = d.day and r.product_variant_id = d.product_variant_id and r.id in (select id from locked)
     returning r.organization_id, r.day, r.product_variant_id)
   insert into line_day_rollup (organization_id, day, product_variant_id, lines, quantity)
   select d.organization_id, d.day, d.product_variant_id, d.lines, d.quantity
@@ -232,6 +244,8 @@ export class Migration20261126100000 extends Migration {
       select li.organization_id, o.order_date, li.product_variant_id, count(*), sum(li.quantity)
         from order_item li join sales_order o on o.organization_id = li.organization_id and o.id = li.order_id
        group by li.organization_id, o.order_date, li.product_variant_id;`);
+    // Statistics for the planner at once, not when autovacuum first passes.
+    this.addSql(`analyze order_day_rollup, line_day_rollup;`);
   }
 
   override async down(): Promise<void> {
