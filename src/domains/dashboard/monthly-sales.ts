@@ -97,16 +97,17 @@ export function monthlySalesStatement(organizationId: number, p: SalesPeriods): 
            coalesce(sum(vt.prev_year_data * v.unit_quantity), 0) as prev_year_data
       from variant_totals vt ${product('vt')}
      group by p.product_class_id),
-  -- Materialized: each class's subquery below then reads these few rows, not every row sold.
+  -- Materialized: each class's subquery below then reads these few rows, not every row sold. The
+  -- bounds are subqueries, so the days are picked before the join (a join to period filtered after it).
   days as materialized (
     select p.product_class_id as class_id, s.day, sum(s.quantity * v.unit_quantity) as total
-      from sold s ${product('s')} cross join period
-     where s.day between period.week_start and period.today
+      from sold s ${product('s')}
+     where s.day between (select week_start from period) and (select today from period)
      group by p.product_class_id, s.day),
   products as materialized (
     select p.product_class_id as class_id, p.id as product_id, p.name as product_name, sum(s.quantity * v.unit_quantity) as quantity
-      from sold s ${product('s')} cross join period
-     where s.day between period.month_start and period.today
+      from sold s ${product('s')}
+     where s.day between (select month_start from period) and (select today from period)
      group by p.product_class_id, p.id, p.name),
   entries as (
     select c.id, c.name, c.unit,
