@@ -16,9 +16,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - Statement-level triggers with transition tables: one aggregate per statement, so the seed's
  *   bulk INSERT ... SELECT and the ORM's one-row writes both cost one pass. ENABLE ALWAYS: they
  *   also run under session_replication_role = replica (the seed skips the foreign-key triggers so).
- * - A new order counts as unpaid, and a line or payment counts only when its order exists: the
- *   result is the same whichever of the triggers of one statement (the seed's data-modifying CTEs)
- *   runs first. A deleted order takes its lines and payments out of the sums in a BEFORE DELETE
+ * - A new order counts as unpaid, and a line or payment counts only when its order exists (the
+ *   foreign keys let them come only after it; with them off, write orders first): the result is
+ *   the same whichever of the triggers of one statement (the seed's data-modifying CTEs) runs first. A deleted order takes its lines and payments out of the sums in a BEFORE DELETE
  *   row trigger, while they still exist; their own (cascaded) deletes then find no order and add
  *   nothing. A workspace being deleted (its organization row gone) is skipped.
  * - TRUNCATE bypasses triggers: after one, `npm run cli -- stats:rebuild <slug>`.
