@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { DashboardStats } from '../../src/domains/dashboard/dashboard.service';
+import type { DashboardStats } from '../../src/domains/dashboard/dashboard-stats';
 import { ChangeStatus, type MonthlySalesEntry } from '../../src/domains/dashboard/monthly-sales';
 import { ok } from '../envelope';
 import { okResponse } from '../schemas';

@@ -3,6 +3,7 @@ import { unlockAccount } from '../domains/auth/lockout';
 import { WorkspacePlan, WorkspaceStatus, type Organization } from '../domains/workspace/organization.entity';
 import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
 import * as rules from '../shared/rules';
+import { statsCommands } from './stats-commands';
 
 /** A wrong or missing argument: the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {}
@@ -139,4 +140,5 @@ export const COMMANDS: Record<string, CliCommand> = {
       ];
     },
   },
+  ...statsCommands({ argument, noWorkspace: (slug) => new UsageError(`No workspace has the slug ${slug}`) }),
 };

@@ -1,3 +1,5 @@
+import { LineDayRollup } from '../domains/dashboard/line-day-rollup.entity';
+import { OrderDayRollup } from '../domains/dashboard/order-day-rollup.entity';
 import { ExportChunk } from '../domains/exports/export-chunk.entity';
 import { ExportJob } from '../domains/exports/export-job.entity';
 import { TenantCounter } from './tenant-counter.entity';
@@ -57,4 +59,6 @@ export const ENTITIES = [
   Payment,
   ExportJob,
   ExportChunk,
+  OrderDayRollup,
+  LineDayRollup,
 ];

@@ -10,6 +10,7 @@ import { Migration20261122020118 } from './Migration20261122020118';
 import { Migration20261122030000 } from './Migration20261122030000';
 import { Migration20261122031000 } from './Migration20261122031000';
 import { Migration20261123000000 } from './Migration20261123000000';
+import { Migration20261126100000 } from './Migration20261126100000';
 import { Migration20261126110000 } from './Migration20261126110000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
@@ -25,5 +26,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122030000', class: Migration20261122030000 },
   { name: 'Migration20261122031000', class: Migration20261122031000 },
   { name: 'Migration20261123000000', class: Migration20261123000000 },
+  { name: 'Migration20261126100000', class: Migration20261126100000 },
   { name: 'Migration20261126110000', class: Migration20261126110000 },
 ];

@@ -1,7 +1,7 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
-import { DashboardStats } from './dashboard.service';
+import { DashboardStats } from './dashboard-stats';
 import { MonthlySalesEntry } from './monthly-sales';
 import { ASSUMED_LENGTH, COST, listCost } from '../../graphql/costs';
 

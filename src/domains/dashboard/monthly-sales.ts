@@ -1,5 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeSql, sql, tenantSql, type Sql } from '../../db/tenant-sql';
 import type { SalesPeriods } from './sales-periods';
 
 /** How a number compares with the one of the period before. */
@@ -51,49 +52,63 @@ export class MonthlySalesEntry {
 
 /**
  * One statement of aggregates: the quantity of every order line (whatever its order's status)
- * dated by its order's order_date, times its variant's unit_quantity, summed per product class.
- * Every table is confined to the workspace explicitly (raw SQL bypasses the ORM's tenant filter):
- * the lines bound to the organization, each table joined to them matched on organization_id.
- * Lines are read only from the days some period counts: the current window (the earlier of Jan 1
- * and the first of the last seven days, up to today) and last year's Jan 1 .. the same day.
- * Percentages and the average are rounded here, in exact numeric arithmetic.
+ * dated by its order's order_date, times its variant's current unit_quantity, summed per product
+ * class (the product's current one). Read from line_day_rollup, the lines of each local day and
+ * variant kept with the lines (Migration20261126100000): at most one row per variant and day, so
+ * the work does not grow with the orders (500,000 orders: 2.2 million lines were 7.7 s; their
+ * 45,000 rollup rows of the periods counted take about 40 ms, at 2,000,000 orders too). A row
+ * with no lines left (they were deleted) counts as no sales, as no lines did. Every table is confined to the workspace
+ * explicitly (raw SQL bypasses the ORM's tenant filter): the rollup bound to the organization,
+ * each table joined to it matched on organization_id. Rows are read only from the days some
+ * period counts: the current window (the earlier of Jan 1 and the first of the last seven days,
+ * up to today) and last year's Jan 1 .. the same day. Quantities are summed per variant first and
+ * multiplied by its unit_quantity after (exact numeric arithmetic: the same sum). Percentages and
+ * the average are rounded here, in exact numeric arithmetic.
  */
 export function monthlySalesStatement(organizationId: number, p: SalesPeriods): Sql {
-  const t = tenantSql(organizationId, 'oi');
+  const t = tenantSql(organizationId, 'r');
+  const product = (s: string) =>
+    sql`${t.rooted(s).join('product_variant', 'v', `v.id = ${s}.product_variant_id`)} ${t.rooted(s).join('product', 'p', 'p.id = v.product_id')}`;
   return sql`
   with period as (
     select ${p.today}::date as today, ${p.yesterday}::date as yesterday, ${p.monthStart}::date as month_start, ${p.monthDays}::int as month_days,
            ${p.yearStart}::date as year_start, ${p.prevYearStart}::date as prev_start, ${p.prevYearEnd}::date as prev_end, ${p.lastSevenDays[0]}::date as week_start),
-  lines as (
-    select p.product_class_id as class_id, p.id as product_id, p.name as product_name, o.order_date as day,
-           oi.quantity * v.unit_quantity as quantity
-      from order_item oi
-      ${t.join('sales_order', 'o', 'o.id = oi.order_id')}
-      ${t.join('product_variant', 'v', 'v.id = oi.product_variant_id')}
-      ${t.join('product', 'p', 'p.id = v.product_id')}
-      cross join period
-     where ${t.owns()}
-       and (o.order_date between least(period.year_start, period.week_start) and period.today
-            or o.order_date between period.prev_start and period.prev_end)),
+  sold as (
+    select r.organization_id, r.product_variant_id, r.day, r.quantity
+      from line_day_rollup r cross join period
+     where ${t.owns()} and r.lines > 0
+       and (r.day between least(period.year_start, period.week_start) and period.today
+            or r.day between period.prev_start and period.prev_end)),
+  variant_totals as (
+    select s.organization_id, s.product_variant_id,
+           sum(s.quantity) filter (where s.day = period.today) as today_total,
+           sum(s.quantity) filter (where s.day = period.yesterday) as yesterday_total,
+           sum(s.quantity) filter (where s.day between period.month_start and period.today) as month_data,
+           sum(s.quantity) filter (where s.day between period.year_start and period.today) as current_year_data,
+           sum(s.quantity) filter (where s.day between period.prev_start and period.prev_end) as prev_year_data
+      from sold s cross join period
+     group by s.organization_id, s.product_variant_id),
   totals as (
-    select class_id,
-           coalesce(sum(quantity) filter (where day = period.today), 0) as today_total,
-           coalesce(sum(quantity) filter (where day = period.yesterday), 0) as yesterday_total,
-           coalesce(sum(quantity) filter (where day between period.month_start and period.today), 0) as month_data,
-           coalesce(sum(quantity) filter (where day between period.year_start and period.today), 0) as current_year_data,
-           coalesce(sum(quantity) filter (where day between period.prev_start and period.prev_end), 0) as prev_year_data
-      from lines cross join period
-     group by class_id),
-  days as (
-    select class_id, day, sum(quantity) as total
-      from lines cross join period
-     where day between period.week_start and period.today
-     group by class_id, day),
-  products as (
-    select class_id, product_id, product_name, sum(quantity) as quantity
-      from lines cross join period
-     where day between period.month_start and period.today
-     group by class_id, product_id, product_name),
+    select p.product_class_id as class_id,
+           coalesce(sum(vt.today_total * v.unit_quantity), 0) as today_total,
+           coalesce(sum(vt.yesterday_total * v.unit_quantity), 0) as yesterday_total,
+           coalesce(sum(vt.month_data * v.unit_quantity), 0) as month_data,
+           coalesce(sum(vt.current_year_data * v.unit_quantity), 0) as current_year_data,
+           coalesce(sum(vt.prev_year_data * v.unit_quantity), 0) as prev_year_data
+      from variant_totals vt ${product('vt')}
+     group by p.product_class_id),
+  -- Materialized: each class's subquery below then reads these few rows, not every row sold. The
+  -- bounds are subqueries, so the days are picked before the join (a join to period filtered after it).
+  days as materialized (
+    select p.product_class_id as class_id, s.day, sum(s.quantity * v.unit_quantity) as total
+      from sold s ${product('s')}
+     where s.day between (select week_start from period) and (select today from period)
+     group by p.product_class_id, s.day),
+  products as materialized (
+    select p.product_class_id as class_id, p.id as product_id, p.name as product_name, sum(s.quantity * v.unit_quantity) as quantity
+      from sold s ${product('s')}
+     where s.day between (select month_start from period) and (select today from period)
+     group by p.product_class_id, p.id, p.name),
   entries as (
     select c.id, c.name, c.unit,
            coalesce(t.today_total, 0) as today_total, coalesce(t.yesterday_total, 0) as yesterday_total,
@@ -110,13 +125,19 @@ export function monthlySalesStatement(organizationId: number, p: SalesPeriods): 
          case when e.prev_year_data = 0 then case when e.current_year_data > 0 then 100 else 0 end
               else round((e.current_year_data - e.prev_year_data) * 100 / e.prev_year_data, 2) end as yearly_change_percent,
          sign(e.current_year_data - e.prev_year_data) as yearly_sign,
-         (select coalesce(json_object_agg(to_char(d.day, 'YYYY-MM-DD'), d.total), '{}')
+         (select coalesce(json_object_agg(to_char(d.day, 'YYYY-MM-DD'), d.total order by d.day), '{}')
             from days d where d.class_id = e.id) as day_totals,
          (select coalesce(json_agg(json_build_object('product_name', pr.product_name, 'quantity', pr.quantity)
                                    order by pr.quantity desc, pr.product_name, pr.product_id), '[]')
             from products pr where pr.class_id = e.id) as product_breakdown
     from entries e cross join period
    order by e.name, e.id`;
+}
+
+/** The monthly sales of a workspace over `periods`. */
+export async function readMonthlySales(em: EntityManager, organizationId: number, periods: SalesPeriods): Promise<MonthlySalesEntry[]> {
+  const rows = await executeSql<MonthlySalesRow>(em, monthlySalesStatement(organizationId, periods));
+  return rows.map((row) => toMonthlySalesEntry(row, periods));
 }
 
 /** A row of monthlySalesStatement() (numeric columns arrive as text, json columns parsed). */
