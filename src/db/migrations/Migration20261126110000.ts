@@ -20,6 +20,10 @@ export class Migration20261126110000 extends Migration {
     this.addSql(`create index "sales_order_order_code_trigram_index" on "sales_order" using gin ("organization_id", lower("order_code") gin_trgm_ops);`);
     this.addSql(`create index "sales_order_newest_first_index" on "sales_order" ("organization_id", "created_at", "id", lower("order_code")) include ("customer_id", "order_code");`);
     this.addSql(`drop index "sales_order_organization_id_created_at_index";`);
+    // The statistics of lower(order_code), an index expression, exist only once the table is
+    // analyzed: without them a search guesses 0.8% of the orders match and walks the whole
+    // newest-first index for a page of a term that matches none (468 ms at 2,000,000 orders, 0.2 ms after).
+    this.addSql(`analyze sales_order;`);
   }
 
   override async down(): Promise<void> {
