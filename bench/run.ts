@@ -106,7 +106,7 @@ function updateBenchmarksMdPartly(text: string, note: string): void {
   if (start < 0 || end < 0) throw new Error('BENCHMARKS.md lacks its results markers');
   const lines = current.slice(start, end).split('\n').slice(1).filter((line) => line.trim() !== '' && !line.startsWith('|'));
   const pairs = note.slice(0, note.indexOf(' measured '));
-  const kept = lines.filter((line) => !line.startsWith(pairs));
+  const kept = lines.filter((line) => !line.startsWith(`${pairs} measured `));
   updateBenchmarksMd([...kept, note].join('\n\n') + `\n\n${text}`);
 }
 
