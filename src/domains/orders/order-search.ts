@@ -13,7 +13,7 @@ import { searchTermsOf, type SearchTerm } from '../../shared/search';
  * its code matches or its customer is one of those. That lets PostgreSQL find the orders through
  * indexes (the code's trigram index, OR'd with (organization_id, customer_id, …)), estimate how
  * many match from the array's length, and hash the array when it reads rows instead.
- * notes-search-plans.md has the plans and the figures.
+ * BENCHMARKS.md ("Large workspaces") has the plans and the figures.
  */
 
 /** The customers each term matches, by term, as the ids of app_user rows of the workspace. */
