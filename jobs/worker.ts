@@ -5,7 +5,7 @@ import { DeliveryEngine } from '../src/domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from '../src/domains/webhooks/delivery-deps';
 import type { HostResolver } from '../src/domains/webhooks/target-guard';
 import type { Secrets } from '../src/secrets';
-import { exportJobServiceOf } from '../src/services';
+import { exportJobServiceOf } from '../src/domains/exports/export-job-service-of';
 import { Slots } from '../src/shared/slots';
 import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';

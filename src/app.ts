@@ -18,14 +18,15 @@ import { createValidatorCompiler } from './shared/validator-compiler';
 import { acceptEmptyBodiesWhereNoneIsTaken } from './shared/json-body';
 import type { Secrets } from './secrets';
 import type { HostResolver } from './domains/webhooks/target-guard';
-import { createServices, type Services } from './services';
+import { domainLoaders } from './domains';
+import { createServices, type AppServices } from './services';
 import { restShim } from '../rest-shim';
 import { errorBody } from '../rest-shim/envelope';
 import { apiDocsPlugin } from '../rest-shim/api-docs';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: Services;
+    services: AppServices;
   }
 }
 
@@ -111,7 +112,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const namespace = deps.rateLimitNamespace ?? 'sd';
     // The cost budgets live where the rate limits' counters do: Redis (every instance) or this process.
     const costBudget = deps.redis ? redisCostBudget(deps.redis, namespace, deps.config.graphqlCost) : inProcessCostBudget(deps.config.graphqlCost);
-    await api.register(graphqlPlugin, { services: app.services, limits, costBudget, concurrentOperations });
+    await api.register(graphqlPlugin, { services: app.services, loaders: domainLoaders(), limits, costBudget, concurrentOperations });
   });
   return app;
 }

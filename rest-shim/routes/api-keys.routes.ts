@@ -1,21 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { EXPIRY_DAYS } from '../../src/domains/api-keys/api-key.service';
-import { SCOPE_TOKENS } from '../../src/domains/api-keys/api-key-scopes';
 import { changed, created, ok } from '../envelope';
 import { ApiKeyBody, CreatedApiKeyBody, presentApiKey, presentCreatedApiKey } from '../presenters/api-key.presenter';
 import { changedResponse, createdResponse, IdParams, Nullable, okResponse } from '../schemas';
 
-const CreateApiKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  scopes: Type.Optional(Nullable(Type.String({ maxLength: 200, description: `Comma-separated: ${SCOPE_TOKENS.join(', ')}. Default read.` }))),
-  expires_in_days: Type.Optional(
-    Nullable(Type.Integer({ minimum: EXPIRY_DAYS.min, maximum: EXPIRY_DAYS.max, description: 'Omit (or null) for no expiry' })),
-  ),
-});
-
 /** GET/POST /developer/api-keys and DELETE /developer/api-keys/{id}: admin sessions only. */
 export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const CreateApiKeyBody = Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Optional(Nullable(Type.String({ maxLength: 200, description: `Comma-separated: ${app.services.keyScopes.tokens.join(', ')}. Default read.` }))),
+    expires_in_days: Type.Optional(
+      Nullable(Type.Integer({ minimum: EXPIRY_DAYS.min, maximum: EXPIRY_DAYS.max, description: 'Omit (or null) for no expiry' })),
+    ),
+  });
+
   app.get(
     '/developer/api-keys',
     {

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_LIMIT } from '../../src/domains/webhooks/webhook.service';
 import { DELIVERY_STATUSES } from '../../src/domains/webhooks/webhook-delivery.entity';
-import { WEBHOOK_EVENTS } from '../../src/domains/webhooks/webhook-events';
 import { changed, created, ok } from '../envelope';
 import {
   CreatedWebhookBody,
@@ -18,25 +17,11 @@ import {
 } from '../presenters/webhook.presenter';
 import { changedResponse, createdResponse, ErrorBody, ServerErrorBody, IdParams, okResponse } from '../schemas';
 
-const Events = Type.Union([Type.Array(Type.String({ maxLength: 60 }), { maxItems: 20 }), Type.String({ maxLength: 200 })], {
-  description: `Array or comma-separated string of: ${WEBHOOK_EVENTS.join(', ')}`,
-});
-
-const CreateWebhookBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https:// URL resolving only to public addresses' }),
-  events: Type.Optional(Events),
-});
-
-const UpdateWebhookBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    events: Type.Optional(Events),
-    status: Type.Optional(Type.Integer({ enum: [0, 1], description: '1 delivers, 0 paused' })),
-  },
-  { minProperties: 1 },
-);
+/** A subscription, described with the events the domains emit. */
+const eventsOf = (supported: readonly string[]) =>
+  Type.Union([Type.Array(Type.String({ maxLength: 60 }), { maxItems: 20 }), Type.String({ maxLength: 200 })], {
+    description: `Array or comma-separated string of: ${supported.join(', ')}`,
+  });
 
 const DeliveryQuery = Type.Object({
   webhook_id: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -47,6 +32,22 @@ const DeliveryQuery = Type.Object({
 /** /developer/webhooks and the delivery log: admin sessions only. */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['Webhooks'];
+  const Events = eventsOf(app.services.webhooks.supportedEvents);
+  const CreateWebhookBody = Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https:// URL resolving only to public addresses' }),
+    events: Type.Optional(Events),
+  });
+
+  const UpdateWebhookBody = Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+      events: Type.Optional(Events),
+      status: Type.Optional(Type.Integer({ enum: [0, 1], description: '1 delivers, 0 paused' })),
+    },
+    { minProperties: 1 },
+  );
 
   app.get(
     '/developer/webhooks',
@@ -63,7 +64,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       ...ok((await app.services.webhooks.list(request.ctx)).map(presentWebhook)),
-      supported_events: [...WEBHOOK_EVENTS],
+      supported_events: [...app.services.webhooks.supportedEvents],
     }),
   );
 

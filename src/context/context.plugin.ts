@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { scopeToOrganization } from '../db/tenant-filter';
 import type { ApiKeyAuthenticator } from '../domains/api-keys/api-key-authenticator';
-import { assertKeyMayReach, isReadMethod } from '../domains/api-keys/api-key-scopes';
+import { isReadMethod } from '../domains/api-keys/api-key-scopes';
 import { routeGroupOf } from '../domains/api-keys/route-groups';
 import type { SessionService } from '../domains/auth/session.service';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors/app-error';
@@ -122,7 +122,7 @@ export const contextPlugin = fp(
       }
       // GraphQL operations are checked field by field once parsed (graphql/key-scopes.ts).
       if (principal?.kind === 'apiKey' && group !== null) {
-        assertKeyMayReach(principal.scopes, group, isReadMethod(request.method) ? 'read' : 'write');
+        opts.apiKeys.scopes.assertMayReach(principal.scopes, group, isReadMethod(request.method) ? 'read' : 'write');
       }
       if (principal) scopeToOrganization(em, principal.organizationId);
       request.ctx = new RequestContext(request.id, em, principal, request.ip);

@@ -3,8 +3,8 @@ import type { RequestContext } from '../context/request-context';
 import type { RecordSelection } from '../db/entity-records';
 import { budgetKey, type Limits } from '../context/rate-limits';
 import { requestBaseUrl } from '../context/request-base-url';
-import type { Services } from '../services';
-import { createLoaders, type Loaders } from './loaders';
+import type { LoaderFactory, Loaders, Services } from '../domains/domain-module';
+import { createLoaders } from './loaders';
 
 /** What every resolver receives: the shared request context, the services and per-request loaders. */
 export interface GraphqlContext {
@@ -31,12 +31,12 @@ export interface GraphqlContext {
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
-export function graphqlContext(request: FastifyRequest, reply: FastifyReply, services: Services, limits: Limits): GraphqlContext {
+export function graphqlContext(request: FastifyRequest, reply: FastifyReply, services: Services, limits: Limits, loaders: readonly LoaderFactory[]): GraphqlContext {
   const operation: GraphqlContext['operation'] = {};
   return {
     ctx: request.ctx,
     services,
-    loaders: createLoaders(request.ctx, services, () => operation.selection),
+    loaders: createLoaders({ ctx: request.ctx, services, selection: () => operation.selection }, loaders),
     operation,
     log: request.log,
     requestBaseUrl: () => requestBaseUrl(request),

@@ -3,7 +3,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Limits } from '../context/rate-limits';
-import type { Services } from '../services';
+import type { LoaderFactory, Services } from '../domains/domain-module';
 import { Slots } from '../shared/slots';
 import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
@@ -49,7 +49,7 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
  */
 export async function graphqlPlugin(
   app: FastifyInstance,
-  opts: { services: Services; limits: Limits; costBudget: CostBudget; concurrentOperations: number },
+  opts: { services: Services; loaders: readonly LoaderFactory[]; limits: Limits; costBudget: CostBudget; concurrentOperations: number },
 ): Promise<void> {
   const schema = await graphqlSchema();
   // No workspace holds more than half of the slots: a workspace sending heavy operations from many
@@ -76,7 +76,7 @@ export async function graphqlPlugin(
       // none (every answer is the caller's own), so it is off and noStorePlugin says so instead.
       ApolloServerPluginCacheControlDisabled(),
       noStorePlugin,
-      keyScopesPlugin(schema),
+      keyScopesPlugin(schema, opts.services.keyScopes),
       nulCharactersPlugin,
       costPlugin(schema, opts.costBudget, heavyOperations),
       fieldSelectionPlugin(schema),
@@ -87,7 +87,7 @@ export async function graphqlPlugin(
   // Stopping in onClose (not the drain plugin, which deadlocks app.close()).
   app.addHook('onClose', async () => apollo.stop());
   const execute = fastifyApolloHandler(apollo, {
-    context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits),
+    context: async (request, reply) => graphqlContext(request, reply, opts.services, opts.limits, opts.loaders),
   });
   app.route<{ Reply: string }, unknown, FastifySchema>({
     method: ['GET', 'POST', 'OPTIONS'],

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type GraphQLObjectType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { assertKeyMayReach } from '../domains/api-keys/api-key-scopes';
+import type { KeyScopePolicy } from '../domains/api-keys/api-key-scopes';
 import { AppError, ForbiddenError } from '../errors/app-error';
 import type { GraphqlContext } from './context';
 import { KEY_READS_EXTENSION, ROUTE_GROUP_EXTENSION } from './route-group';
@@ -23,7 +23,7 @@ function rootFields(selectionSet: SelectionSetNode, fragments: Record<string, Se
  * startExport, which reads as GET /exports does), and every root field's route group must be
  * open to the key. A refused operation answers 403 with no field resolved.
  */
-export function keyScopesPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
+export function keyScopesPlugin(schema: GraphQLSchema, policy: KeyScopePolicy): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart() {
       return {
@@ -41,7 +41,7 @@ export function keyScopesPlugin(schema: GraphQLSchema): ApolloServerPlugin<Graph
               const group = extensions[ROUTE_GROUP_EXTENSION];
               if (typeof group !== 'string') throw new ForbiddenError(`API keys cannot use ${field}`);
               const reads = operation.operation === 'query' || extensions[KEY_READS_EXTENSION] === true;
-              assertKeyMayReach(principal.scopes, group, reads ? 'read' : 'write');
+              policy.assertMayReach(principal.scopes, group, reads ? 'read' : 'write');
             }
           } catch (err) {
             if (!(err instanceof AppError)) throw err;

@@ -1,5 +1,4 @@
 import { Extensions } from 'type-graphql';
-import type { RouteGroup } from '../domains/api-keys/route-groups';
 
 /** Name of the field extension that holds a root field's route group. */
 export const ROUTE_GROUP_EXTENSION = 'routeGroup';
@@ -9,7 +8,7 @@ export const KEY_READS_EXTENSION = 'keyReads';
 /**
  * Puts a query or mutation in a route group, as its REST path would be: API key scopes confine
  * keys to groups, and keys are refused on some groups. A root field without a group is refused
- * to every key.
+ * to every key. The group is one a domain declares (DomainModule.routeGroups; tested).
  */
-export const InGroup = (group: RouteGroup, options: { readsOnly?: boolean } = {}) =>
+export const InGroup = (group: string, options: { readsOnly?: boolean } = {}) =>
   Extensions({ [ROUTE_GROUP_EXTENSION]: group, ...(options.readsOnly ? { [KEY_READS_EXTENSION]: true } : {}) });

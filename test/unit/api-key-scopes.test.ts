@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assertKeyMayReach, isReadMethod, normalizeScopes, parseScopes, SCOPE_TOKENS } from '../../src/domains/api-keys/api-key-scopes';
-import { groupOfPath, KEY_REFUSED_GROUPS, RESOURCE_GROUPS, routeGroupOf } from '../../src/domains/api-keys/route-groups';
+import { catalogOf, DOMAINS } from '../../src/domains';
+import { isReadMethod, KeyScopePolicy } from '../../src/domains/api-keys/api-key-scopes';
+import { groupOfPath, routeGroupOf } from '../../src/domains/api-keys/route-groups';
 import { AppError } from '../../src/errors/app-error';
 
 /** The status and message `work` fails with, or null when it passes. */
@@ -13,6 +14,13 @@ function refusal(work: () => void): { status: number; message: string } | null {
     return { status: err.status, message: err.message };
   }
 }
+
+/** The policy the app builds, over the groups the domains declare. */
+const { scopedGroups, refusedGroups } = catalogOf(DOMAINS);
+const policy = new KeyScopePolicy(scopedGroups, refusedGroups);
+const normalizeScopes = policy.normalize.bind(policy);
+const parseScopes = policy.parse.bind(policy);
+const assertKeyMayReach = policy.assertMayReach.bind(policy);
 
 describe('API key scopes', () => {
   it.each([
@@ -31,18 +39,19 @@ describe('API key scopes', () => {
   });
 
   it.each([
-    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
-    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
-    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
-    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
-    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, reports, workspace, attendance, payments'],
+    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
+    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
+    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
+    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
+    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
   ])('refuses %j with 400', (given, message) => {
     expect(refusal(() => normalizeScopes('scopes', given))).toEqual({ status: 400, message });
   });
 
   it('lists every action and resource token', () => {
-    expect(SCOPE_TOKENS).toEqual(['read', 'write', '*', ...RESOURCE_GROUPS]);
-    expect(RESOURCE_GROUPS).toEqual(expect.arrayContaining(['orders', 'users', 'products', 'dashboard', 'exports', 'workspace', 'masters']));
+    expect(policy.tokens).toEqual(['read', 'write', '*', ...scopedGroups]);
+    expect(scopedGroups).toEqual(['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'workspace', 'attendance', 'payments', 'reports']);
+    expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'billing', 'platform', 'super-admin', 'portal', 'driver-app', 'support']);
   });
 
   it('parses stored scopes', () => {
@@ -57,7 +66,7 @@ describe('API key scopes', () => {
 
   describe('assertKeyMayReach', () => {
     const everything = parseScopes('read,write');
-    it.each(KEY_REFUSED_GROUPS)('refuses /%s to every key', (group) => {
+    it.each(refusedGroups)('refuses /%s to every key', (group) => {
       expect(refusal(() => assertKeyMayReach(everything, group, 'read'))).toEqual({
         status: 403,
         message: `API keys are not accepted on /${group}: sign in with a session token`,

@@ -12,7 +12,12 @@ import {
   type HostResolver,
   type ResolvedAddress,
 } from '../../src/domains/webhooks/target-guard';
-import { DEFAULT_EVENTS, normalizeEvents, TEST_EVENT, WEBHOOK_EVENTS } from '../../src/domains/webhooks/webhook-events';
+import { catalogOf, DOMAINS } from '../../src/domains';
+import { DEFAULT_EVENTS, normalizeEvents as normalizeAgainst, TEST_EVENT } from '../../src/domains/webhooks/webhook-events';
+
+/** The events the domains declare, as the app gathers them. */
+const WEBHOOK_EVENTS = catalogOf(DOMAINS).webhookEvents;
+const normalizeEvents = (field: string, value: string | string[]) => normalizeAgainst(field, value, WEBHOOK_EVENTS);
 import { newWebhookSecret, SecretBox, signPayload } from '../../src/domains/webhooks/webhook-secret';
 
 /**

@@ -5,7 +5,7 @@ import { UnauthenticatedError } from '../../errors/app-error';
 import type { BackgroundTasks } from '../../shared/background-tasks';
 import type { WorkspaceStatus } from '../workspace/organization.entity';
 import { assertMachineAccessAllowed } from '../workspace/workspace-gates';
-import { parseScopes, type KeyScopes } from './api-key-scopes';
+import type { KeyScopePolicy, KeyScopes } from './api-key-scopes';
 import { ApiKeyStatus } from './api-key.entity';
 
 /** How long a looked-up key (with its workspace's status) is trusted before it is read again. */
@@ -57,6 +57,8 @@ export class ApiKeyAuthenticator {
 
   constructor(
     private readonly background: BackgroundTasks,
+    /** What a key's stored scopes allow, and where keys may go. */
+    readonly scopes: KeyScopePolicy,
     private readonly ttlMs = KEY_CACHE_TTL_MS,
   ) {}
 
@@ -111,7 +113,7 @@ export class ApiKeyAuthenticator {
     return {
       id: row.id,
       organizationId: row.organization_id,
-      scopes: parseScopes(row.scopes),
+      scopes: this.scopes.parse(row.scopes),
       status: row.status,
       expiresAt: row.expires_at && new Date(row.expires_at),
       lastUsedAt: row.last_used_at && new Date(row.last_used_at),

@@ -10,7 +10,7 @@ import * as rules from '../../shared/rules';
 import { User, UserType } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
 import { hashApiKey, type ApiKeyAuthenticator } from './api-key-authenticator';
-import { normalizeScopes } from './api-key-scopes';
+import type { KeyScopePolicy } from './api-key-scopes';
 import { ApiKey, ApiKeyStatus } from './api-key.entity';
 
 /** Active (unrevoked, unexpired) keys a workspace may hold. */
@@ -47,6 +47,7 @@ export interface CreatedApiKey {
 export class ApiKeyService {
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly scopes: KeyScopePolicy,
     private readonly messenger: Messenger,
     private readonly background: BackgroundTasks,
   ) {}
@@ -61,7 +62,7 @@ export class ApiKeyService {
   async create(ctx: RequestContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
     const admin = ctx.requireAdminSession();
     const name = rules.requiredText('name', input.name, 100);
-    const scopes = normalizeScopes('scopes', input.scopes);
+    const scopes = this.scopes.normalize('scopes', input.scopes);
     const expiresAt = input.expiresInDays == null ? null : expiryAfter(input.expiresInDays);
     const { key, keyHash, keyPrefix } = newApiKey();
     const apiKey = await ctx.em.transactional(async (tx) => {

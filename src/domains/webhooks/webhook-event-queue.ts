@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DELIVERY_JOB_KEY_PREFIX, newEventId } from './delivery-engine';
-import type { WebhookEventType } from './webhook-events';
 
 /**
  * Records events for webhook delivery inside the caller's transaction: one delivery per endpoint
@@ -12,7 +11,7 @@ export class WebhookEventQueue {
   constructor(private readonly maxAttempts: number) {}
 
   /** Call with the EntityManager of the open transaction, after the change is flushed. */
-  async emit(tx: EntityManager, organizationId: number, type: WebhookEventType, data: object): Promise<void> {
+  async emit(tx: EntityManager, organizationId: number, type: string, data: object): Promise<void> {
     await tx.execute(
       `with queued as (
          insert into webhook_delivery (organization_id, webhook_id, event_id, event_type, event_data, event_at, status, attempts, max_attempts)

@@ -1,9 +1,5 @@
 import { ValidationError } from '../../errors/app-error';
 
-/** Events an endpoint may subscribe to. */
-export const WEBHOOK_EVENTS = ['order.created', 'order.delivered', 'user.created'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
-
 /** Sent by the test endpoint whatever the subscription; cannot be subscribed to, never retried. */
 export const TEST_EVENT = 'webhook.test';
 
@@ -11,19 +7,19 @@ export const TEST_EVENT = 'webhook.test';
 export const DEFAULT_EVENTS = 'order.created,order.delivered';
 
 /**
- * Checks a subscription given as an array or a comma-separated string and returns its canonical
- * spelling (the supported order, no duplicates). Unknown events, `webhook.test` and an empty
- * list are a 400.
+ * Checks a subscription given as an array or a comma-separated string against the events the
+ * domains emit (`supported`, see DomainModule.webhookEvents) and returns its canonical spelling
+ * (the supported order, no duplicates). Unknown events, `webhook.test` and an empty list are a 400.
  */
-export function normalizeEvents(field: string, value: string | string[]): string {
+export function normalizeEvents(field: string, value: string | string[], supported: readonly string[]): string {
   const names = (Array.isArray(value) ? value : value.split(',')).map((e) => e.trim());
-  if (names.every((e) => e === '')) throw new ValidationError(field, `must name at least one event: ${WEBHOOK_EVENTS.join(', ')}`);
+  if (names.every((e) => e === '')) throw new ValidationError(field, `must name at least one event: ${supported.join(', ')}`);
   for (const name of names) {
     if (name === TEST_EVENT) throw new ValidationError(field, `cannot include ${TEST_EVENT}: it is sent by the test endpoint and cannot be subscribed to`);
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(name)) {
+    if (!supported.includes(name)) {
       const shown = name === '' ? 'an empty event name' : `unknown event "${name.slice(0, 60)}"`;
-      throw new ValidationError(field, `has ${shown}; supported: ${WEBHOOK_EVENTS.join(', ')}`);
+      throw new ValidationError(field, `has ${shown}; supported: ${supported.join(', ')}`);
     }
   }
-  return WEBHOOK_EVENTS.filter((e) => names.includes(e)).join(',');
+  return supported.filter((e) => names.includes(e)).join(',');
 }

@@ -61,6 +61,8 @@ export class WebhookService {
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly engine: DeliveryEngine,
+    /** The events the domains emit, in their order: what an endpoint may subscribe to. */
+    readonly supportedEvents: readonly string[],
   ) {}
 
   /** Endpoints (not deleted), newest first. */
@@ -74,7 +76,7 @@ export class WebhookService {
     ctx.requireAdminSession();
     const name = rules.requiredText('name', input.name, 100);
     const url = await this.checkedUrl(input.url);
-    const events = normalizeEvents('events', input.events ?? DEFAULT_EVENTS);
+    const events = normalizeEvents('events', input.events ?? DEFAULT_EVENTS, this.supportedEvents);
     const secret = newWebhookSecret();
     const endpoint = await ctx.em.transactional(async (tx) => {
       // One creation at a time per workspace, so parallel requests cannot pass the cap together.
@@ -100,7 +102,7 @@ export class WebhookService {
     const changes: Partial<WebhookEndpoint> = {};
     if (input.name != null) changes.name = rules.requiredText('name', input.name, 100);
     if (input.url != null) changes.url = await this.checkedUrl(input.url);
-    if (input.events != null) changes.events = normalizeEvents('events', input.events);
+    if (input.events != null) changes.events = normalizeEvents('events', input.events, this.supportedEvents);
     if (input.status != null) changes.status = rules.oneOf('status', input.status, [ActiveStatus.ACTIVE, ActiveStatus.INACTIVE]);
     await ctx.em.transactional(async (tx) => {
       tx.assign(endpoint, changes);

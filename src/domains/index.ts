@@ -1,0 +1,76 @@
+import type { CronItem } from 'graphile-worker';
+import { apiKeysDomain } from './api-keys';
+import { attendanceDomain } from './attendance';
+import { authDomain } from './auth';
+import { dashboardDomain } from './dashboard';
+import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
+import { exportsDomain } from './exports';
+import { mastersDomain } from './masters';
+import { ordersDomain } from './orders';
+import { paymentsDomain } from './payments';
+import { productsDomain } from './products';
+import { usersDomain } from './users';
+import { webhooksDomain } from './webhooks';
+import { workspaceDomain } from './workspace';
+
+/**
+ * Every domain of the service. Adding one is a line here (and its route plugin's line in
+ * rest-shim/index.ts). The order is the order their services are built in (a domain may use the
+ * services of those above it), and the order of the scope tokens and webhook events in answers.
+ */
+export const DOMAINS: readonly DomainModule[] = [
+  authDomain,
+  webhooksDomain,
+  apiKeysDomain,
+  ordersDomain,
+  usersDomain,
+  productsDomain,
+  mastersDomain,
+  dashboardDomain,
+  exportsDomain,
+  workspaceDomain,
+  attendanceDomain,
+  paymentsDomain,
+];
+
+/**
+ * Route groups the interface names whose domains are not built yet, with the API key access it
+ * fixes for them; a domain that comes to serve one declares it again.
+ */
+const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
+  reports: 'scoped',
+  billing: 'refused',
+  platform: 'refused',
+  'super-admin': 'refused',
+  portal: 'refused',
+  'driver-app': 'refused',
+  support: 'refused',
+};
+
+/** What the domains declare, gathered: the route groups by key access, and the webhook events. */
+export function catalogOf(domains: readonly DomainModule[]): DomainCatalog {
+  const groups = new Map<string, 'scoped' | 'refused'>();
+  for (const [group, access] of [...domains.flatMap((d) => Object.entries(d.routeGroups ?? {})), ...Object.entries(NAMED_GROUPS)]) {
+    const declared = groups.get(group);
+    if (declared && declared !== access) throw new Error(`route group ${group} is declared both ${declared} and ${access}`);
+    groups.set(group, access);
+  }
+  const withAccess = (access: 'scoped' | 'refused') => [...groups].filter(([, a]) => a === access).map(([group]) => group);
+  return {
+    scopedGroups: withAccess('scoped'),
+    refusedGroups: withAccess('refused'),
+    webhookEvents: [...new Set(domains.flatMap((d) => d.webhookEvents ?? []))],
+  };
+}
+
+/** Every entity class of the domains. */
+export const domainEntities = () => DOMAINS.flatMap((d) => d.entities ?? []);
+
+/** Every resolver class of the domains. */
+export const domainResolvers = () => DOMAINS.flatMap((d) => d.resolvers ?? []);
+
+/** Every domain's loader factory. */
+export const domainLoaders = (): LoaderFactory[] => DOMAINS.flatMap((d) => (d.loaders ? [d.loaders] : []));
+
+/** Every domain's recurring tasks. */
+export const domainCron = (): CronItem[] => DOMAINS.flatMap((d) => d.cron ?? []);

@@ -1,0 +1,19 @@
+import { defineDomain } from '../domain-module';
+import { Payment } from './payment.entity';
+import { PaymentResolver } from './payment.resolver';
+import { PaymentService } from './payment.service';
+
+declare module '../domain-module' {
+  interface Services {
+    payments: PaymentService;
+  }
+}
+
+/** Payments collected against orders. */
+export const paymentsDomain = defineDomain({
+  name: 'payments',
+  entities: [Payment],
+  services: () => ({ payments: new PaymentService() }),
+  resolvers: [PaymentResolver],
+  routeGroups: { payments: 'scoped' },
+});
