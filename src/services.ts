@@ -1,4 +1,3 @@
-import type { AppDependencies } from './app';
 import { DOMAINS, catalogOf } from './domains';
 import type { DomainModule, ServiceDeps, Services } from './domains/domain-module';
 import { createMessenger } from './messaging/messenger';
@@ -17,7 +16,7 @@ export type AppServices = Services & {
  * domain's `services`, in the order of the domain list.
  */
 export function createServices(
-  deps: Pick<AppDependencies, 'config' | 'secrets' | 'fetch' | 'apiKeyCacheTtlMs' | 'resolveHost'> & { log: FailureLog },
+  deps: Pick<ServiceDeps, 'config' | 'secrets' | 'resolveHost' | 'apiKeyCacheTtlMs'> & { fetch?: typeof fetch; log: FailureLog },
   domains: readonly DomainModule[] = DOMAINS,
 ): AppServices {
   const fetchImpl = deps.fetch ?? fetch;

@@ -1,19 +1,14 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { unlockAccount } from '../domains/auth/lockout';
 import { WorkspacePlan, WorkspaceStatus, type Organization } from '../domains/workspace/organization.entity';
 import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
 import * as rules from '../shared/rules';
+import type { CliCommand } from './cli-command';
 import { statsCommands } from './stats-commands';
+
+export type { CliCommand } from './cli-command';
 
 /** A wrong or missing argument: the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {}
-
-/** One operator command: its arguments' synopsis and what it does (returns the lines to print). */
-export interface CliCommand {
-  usage: string;
-  summary: string;
-  run(em: EntityManager, args: string[]): Promise<string[]>;
-}
 
 function argument(args: string[], index: number, name: string, usage: string): string {
   const value = args[index];

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkRollups, rebuildRollups, type RollupDifference } from '../domains/dashboard/rollups';
 import { Organization } from '../domains/workspace/organization.entity';
-import type { CliCommand } from './commands';
+import type { CliCommand } from './cli-command';
 
 /** What the rollup commands need of the CLI's conventions (commands.ts). */
 export interface StatsCommandHelpers {

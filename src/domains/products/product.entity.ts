@@ -3,7 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
 import { ActiveStatus } from '../../shared/active-status';
 import { ProductClass } from '../masters/product-class.entity';
-import { ProductVariant } from './product-variant.entity';
+import type { ProductVariant } from './product-variant.entity';
 
 /** A catalogue product; what is sold is one of its variants. */
 @ObjectType({ simpleResolvers: true })
@@ -40,6 +40,7 @@ export class Product extends TenantEntity<'hsn' | 'colorCode' | 'description' | 
   status: ActiveStatus = ActiveStatus.ACTIVE;
 
   /** Oldest first, however they are loaded (lists, one product, GraphQL's loader). */
-  @OneToMany(() => ProductVariant, (v) => v.product, { orderBy: { id: 'asc' } })
+  // By name: the variant imports this entity, and a circle of imports would follow a thunk here.
+  @OneToMany<ProductVariant, Product>('ProductVariant', (v) => v.product, { orderBy: { id: 'asc' } })
   variants = new Collection<ProductVariant>(this);
 }

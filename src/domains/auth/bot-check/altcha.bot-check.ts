@@ -1,7 +1,7 @@
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { spendNonce } from '../spent-nonce.entity';
-import type { BotCheck, BotCheckRequest } from './bot-check';
+import type { BotCheck, BotCheckRequest } from './bot-check.types';
 
 /** How long a challenge may take to be solved and redeemed. */
 export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60 * 1000;

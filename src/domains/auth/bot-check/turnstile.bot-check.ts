@@ -1,4 +1,4 @@
-import type { BotCheck, BotCheckRequest } from './bot-check';
+import type { BotCheck, BotCheckRequest } from './bot-check.types';
 
 /** Cloudflare's server-side verification endpoint. */
 export const TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
