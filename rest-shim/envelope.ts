@@ -1,5 +1,5 @@
 import type { FieldError } from '../src/errors/error-response';
-import type { Paginated } from '../src/shared/pagination';
+import type { Paginated } from '../src/lists/page-request';
 
 /** Pagination object of list responses. */
 export interface PaginationBody {

@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/shared/pagination';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/lists/page-request';
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -8,10 +8,19 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Record id' }) });
 
 /** `page` and `limit` of every list. */
-export const PageQuery = {
+const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 to ${MAX_PAGE}` })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })),
 };
+
+/**
+ * The query of a list: `page` and `limit` (the list contract, src/lists/), `search` when the list
+ * has one (described by what it matches), and the list's own filters.
+ */
+export function listQuery<F extends TProperties>(filters: F, options: { search?: string } = {}) {
+  const search = options.search === undefined ? {} : { search: Type.Optional(Type.String({ maxLength: 100, description: options.search })) };
+  return Type.Object({ ...PageQuery, ...search, ...filters });
+}
 
 /** `status` filter of 1 (active) or 0 (inactive). */
 export const StatusFilter = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));

@@ -2,18 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { changed, created, paginated } from '../envelope';
 import { AttendanceBody, presentAttendance } from '../presenters/attendance.presenter';
-import { changedResponse, createdResponse, DateString, listResponse, Nullable, PageQuery } from '../schemas';
+import { changedResponse, createdResponse, DateString, listResponse, Nullable, listQuery } from '../schemas';
 
 const CheckInBody = Type.Object({
   latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
   longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
 });
 
-const AttendanceQuery = Type.Object({
-  ...PageQuery,
-  date: Type.Optional(DateString),
-  user_id: Type.Optional(Type.Integer({ minimum: 1 })),
-});
+const AttendanceQuery = listQuery(
+  {
+    date: Type.Optional(DateString),
+    user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+);
 
 /** Check-in, check-out and the attendance list (extension resources; see the README). */
 export const attendanceRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -4,7 +4,7 @@ import type { MasterInput, MasterKindName } from '../../src/domains/masters/mast
 import { ValidationError } from '../../src/errors/app-error';
 import { changed, created, paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
-import { changedResponse, createdResponse, IdParams, listResponse, PageQuery, StatusFilter } from '../schemas';
+import { changedResponse, createdResponse, IdParams, listResponse, listQuery, StatusFilter } from '../schemas';
 
 const status = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));
 
@@ -61,7 +61,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: [TAG],
           summary: `List ${kind.replace('-', ' ')}`,
-          querystring: Type.Object({ ...PageQuery, search: Type.Optional(Type.String({ maxLength: 100 })), status: StatusFilter }),
+          querystring: listQuery({ status: StatusFilter }, { search: 'Matches the name' }),
           response: listResponse(body),
         },
       },

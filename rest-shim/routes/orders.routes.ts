@@ -13,16 +13,17 @@ import {
   presentOrderDetail,
   presentOrderStatus,
 } from '../presenters/order.presenter';
-import { changedResponse, createdResponse, DateString, IdParams, listResponse, Nullable, okResponse, PageQuery } from '../schemas';
+import { changedResponse, createdResponse, DateString, IdParams, listResponse, Nullable, listQuery, okResponse } from '../schemas';
 
-const OrderListQuery = Type.Object({
-  ...PageQuery,
-  status: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4], description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' })),
-  date_from: Type.Optional(DateString),
-  date_to: Type.Optional(DateString),
-  user_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches the order code or the customer name' })),
-});
+const OrderListQuery = listQuery(
+  {
+    status: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4], description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' })),
+    date_from: Type.Optional(DateString),
+    date_to: Type.Optional(DateString),
+    user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { search: 'Matches the order code or the customer name' },
+);
 
 const CreateOrderBody = Type.Object({
   user_id: Type.Integer({ minimum: 1, description: 'The customer: a distributor or retailer' }),

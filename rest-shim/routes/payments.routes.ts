@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
 import { created, paginated } from '../envelope';
 import { PaymentBody, presentPayment } from '../presenters/payment.presenter';
-import { createdResponse, DateString, listResponse, Nullable, PageQuery } from '../schemas';
+import { createdResponse, DateString, listResponse, Nullable, listQuery } from '../schemas';
 
 const RecordPaymentBody = Type.Object({
   order_id: Type.Integer({ minimum: 1 }),
@@ -13,12 +13,13 @@ const RecordPaymentBody = Type.Object({
   reference: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
 });
 
-const PaymentQuery = Type.Object({
-  ...PageQuery,
-  order_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  date_from: Type.Optional(DateString),
-  date_to: Type.Optional(DateString),
-});
+const PaymentQuery = listQuery(
+  {
+    order_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    date_from: Type.Optional(DateString),
+    date_to: Type.Optional(DateString),
+  },
+);
 
 /** Collections against orders (extension resources; see the README). */
 export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {

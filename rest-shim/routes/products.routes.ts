@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import { MAX_PACK_COUNT, MAX_UNIT_QUANTITY } from '../../src/domains/products/product.service';
 import { created, paginated } from '../envelope';
 import { presentProduct, ProductBody } from '../presenters/product.presenter';
-import { createdResponse, listResponse, Nullable, PageQuery, StatusFilter } from '../schemas';
+import { createdResponse, listResponse, Nullable, listQuery, StatusFilter } from '../schemas';
 
-const ProductListQuery = Type.Object({
-  ...PageQuery,
-  search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches the product name' })),
-  status: StatusFilter,
-});
+const ProductListQuery = listQuery(
+  {
+    status: StatusFilter,
+  },
+  { search: 'Matches the product name' },
+);
 
 const VariantInput = Type.Object({
   variant_name: Type.String({ minLength: 1, maxLength: 200 }),

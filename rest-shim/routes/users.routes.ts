@@ -3,14 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { USER_TYPE_NAMES } from '../../src/domains/users/user.entity';
 import { created, ok, paginated } from '../envelope';
 import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
-import { createdResponse, IdParams, listResponse, okResponse, PageQuery, StatusFilter } from '../schemas';
+import { createdResponse, IdParams, listResponse, okResponse, listQuery, StatusFilter } from '../schemas';
 
-const UserListQuery = Type.Object({
-  ...PageQuery,
-  type: Type.Optional(Type.String({ enum: Object.keys(USER_TYPE_NAMES), description: 'admin, employee, distributor or retailer' })),
-  search: Type.Optional(Type.String({ maxLength: 100, description: 'Matches name, e-mail or phone' })),
-  status: StatusFilter,
-});
+const UserListQuery = listQuery(
+  {
+    type: Type.Optional(Type.String({ enum: Object.keys(USER_TYPE_NAMES), description: 'admin, employee, distributor or retailer' })),
+    status: StatusFilter,
+  },
+  { search: 'Matches name, e-mail or phone' },
+);
 
 const CreateUserBody = Type.Object({
   first_name: Type.String({ minLength: 1, maxLength: 100 }),

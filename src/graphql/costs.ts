@@ -1,5 +1,5 @@
 import type { ComplexityEstimator, ComplexityEstimatorArgs } from 'graphql-query-complexity';
-import { DEFAULT_PAGE_SIZE } from '../shared/pagination';
+import { DEFAULT_PAGE_SIZE } from '../lists/page-request';
 
 /**
  * What GraphQL fields cost, in microseconds of the service's and PostgreSQL's work (median of

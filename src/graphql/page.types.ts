@@ -1,6 +1,6 @@
 import type { ClassType } from 'type-graphql';
 import { Field, ObjectType } from 'type-graphql';
-import type { Paginated } from '../shared/pagination';
+import type { Paginated } from '../lists/page-request';
 import { PageInfo } from './pagination.types';
 
 /** A page of a list, as GraphQL shows it. */

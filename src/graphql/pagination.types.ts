@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
-import { MAX_PAGE, type Paginated } from '../shared/pagination';
+import { MAX_PAGE, type Paginated } from '../lists/page-request';
 
 /** Page arguments of every list: page from 1, limit 1 to 100 (default 20). */
 @ArgsType()

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { getNamedType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlSchema } from '../../src/graphql/schema';
-import { MAX_PAGE } from '../../src/shared/pagination';
+import { MAX_PAGE } from '../../src/lists/page-request';
 import { expectGraphqlError } from '../helpers/graphql-assertions';
 import { createApiKey, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';

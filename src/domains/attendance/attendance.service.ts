@@ -1,7 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { entityList, readPage } from '../../lists/entity-list';
+import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../shared/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { User, UserType } from '../users/user.entity';
@@ -59,22 +60,18 @@ export class AttendanceService {
   /** Staff only; newest day first. Employees see only their own records. */
   async list(ctx: RequestContext, filter: AttendanceFilter, pageRequest: PageRequest): Promise<Paginated<Attendance>> {
     requireStaff(ctx);
-    const { page, limit, offset } = resolvePage(pageRequest);
     const principal = ctx.requirePrincipal();
     const ownOnly = principal.kind === 'session' && principal.userType === UserType.EMPLOYEE;
     const where: FilterQuery<Attendance> = {
       ...(filter.date != null ? { day: rules.calendarDate('date', filter.date) } : {}),
       ...(ownOnly ? { user: ctx.userId! } : filter.userId != null ? { user: filter.userId } : {}),
     };
-    const [items, total] = await findWithTotal(ctx.em, Attendance, where, {
-      populate: ['user'],
-      orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' },
-      limit,
-      offset,
-    });
-    return { items, total, page, limit };
+    return readPage(ctx.em, ATTENDANCE_LIST, where, pageRequest);
   }
 }
+
+/** The attendance list: newest day first, with each record's user. */
+const ATTENDANCE_LIST = entityList({ entity: Attendance, orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' }, populate: ['user'] });
 
 function location(input: CheckInInput): { latitude: number | null; longitude: number | null } {
   const { latitude = null, longitude = null } = input;

@@ -1,9 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../shared/rules';
-import { likeEscape, searchCondition } from '../../shared/search';
+import { likeEscape } from '../../lists/search';
 import { requireStaff } from '../auth/permissions';
 import type { Outlet } from './outlet.entity';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
@@ -14,23 +15,16 @@ export interface MasterFilter {
   status?: number;
 }
 
+/** A kind's list: by name, searched by name. */
+const listOf = (kind: MasterKind) =>
+  entityList<MasterEntity>({ entity: kind.entity, orderBy: { name: 'asc', id: 'asc' }, populate: kind.populate, searchIn: ['name'] });
+
 /** Lists, creates and changes the master records (product classes, roles, towns, routes, production units, outlets). */
 export class MasterService {
   /** Any caller of the workspace may read masters; ordered by name. */
   async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterEntity>> {
     const kind = this.kind(kindName);
-    const { page, limit, offset } = resolvePage(pageRequest);
-    const where = {
-      ...(filter.status != null ? { status: filter.status } : {}),
-      ...searchCondition<object>(filter.search, [(p) => ({ name: { $ilike: p } })]),
-    } as FilterQuery<MasterEntity>;
-    const [items, total] = await findWithTotal(ctx.em, kind.entity, where, {
-      populate: kind.populate as never[],
-      orderBy: { name: 'asc', id: 'asc' },
-      limit,
-      offset,
-    });
-    return { items, total, page, limit };
+    return readPage(ctx.em, listOf(kind), equalTo<MasterEntity, MasterFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
   }
 
   /** One record of the workspace, or 404. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, joinSql, raw, sql, tenantSql, type Sql } from '../../db/tenant-sql';
-import { searchTermsOf, type SearchTerm } from '../../shared/search';
+import { searchTermsOf, type SearchTerm } from '../../lists/search';
 
 /**
  * The order list's search: every term must match, case-insensitively, the order code or the

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../context/request-context';
 import { recordMapper, type EntityRecord, type RecordSelection } from '../../db/entity-records';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
-import { type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { type PageRequest, type Paginated, resolvePage } from '../../lists/page-request';
 import * as rules from '../../shared/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';

@@ -2,7 +2,8 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { entityList, readPage } from '../../lists/entity-list';
+import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../shared/rules';
 import { requireStaff } from '../auth/permissions';
 import { Order } from '../orders/order.entity';
@@ -64,7 +65,6 @@ export class PaymentService {
   /** Staff only; newest first. Dates are the workspace's local days. */
   async list(ctx: RequestContext, filter: PaymentFilter, pageRequest: PageRequest): Promise<Paginated<Payment>> {
     requireStaff(ctx);
-    const { page, limit, offset } = resolvePage(pageRequest);
     const from = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const to = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (from && to && from > to) throw new ValidationError('dateFrom', 'must not be after dateTo');
@@ -81,10 +81,12 @@ export class PaymentService {
           }
         : {}),
     };
-    const [items, total] = await findWithTotal(ctx.em, Payment, where, { populate: ['order'], orderBy: { paidAt: 'desc', id: 'desc' }, limit, offset });
-    return { items, total, page, limit };
+    return readPage(ctx.em, PAYMENT_LIST, where, pageRequest);
   }
 }
+
+/** The payment list: newest first, with the order each was collected against. */
+const PAYMENT_LIST = entityList({ entity: Payment, orderBy: { paidAt: 'desc', id: 'desc' }, populate: ['order'] });
 
 /** The last day a YYYY-MM-DD date can name. */
 const LAST_CALENDAR_DAY = '9999-12-31';

@@ -1,9 +1,8 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../shared/rules';
-import { searchCondition } from '../../shared/search';
 import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
@@ -48,22 +47,19 @@ export const MAX_UNIT_QUANTITY = 1_000_000;
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
 
+/** The product list: newest first, with class and variants, searched by name. */
+const PRODUCT_LIST = entityList({
+  entity: Product,
+  orderBy: { createdAt: 'desc', id: 'desc' },
+  populate: ['productClass', 'variants'],
+  searchIn: ['name'],
+});
+
 /** The product catalogue of the caller's workspace. */
 export class ProductService {
   /** Newest first, with class and variants. */
   async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<Product>> {
-    const { page, limit, offset } = resolvePage(pageRequest);
-    const where: FilterQuery<Product> = {
-      ...(filter.status != null ? { status: filter.status } : {}),
-      ...searchCondition<FilterQuery<Product>>(filter.search, [(p) => ({ name: { $ilike: p } })]),
-    };
-    const [items, total] = await findWithTotal(ctx.em, Product, where, {
-      populate: ['productClass', 'variants'],
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit,
-      offset,
-    });
-    return { items, total, page, limit };
+    return readPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
   }
 
   /** One product with class and variants, or 404. */

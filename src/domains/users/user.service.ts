@@ -1,11 +1,11 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { findWithTotal, type PageRequest, type Paginated, resolvePage } from '../../shared/pagination';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import type { PageRequest, Paginated } from '../../lists/page-request';
 import { hashPassword } from '../../shared/passwords';
 import * as rules from '../../shared/rules';
-import { searchCondition } from '../../shared/search';
 import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { userCreatedData } from '../webhooks/event-data';
@@ -42,6 +42,14 @@ export interface CreateUserInput {
 
 const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, UserType.RETAILER];
 
+/** The user list: newest first, searched by name, e-mail or phone. */
+const USER_LIST = entityList({
+  entity: User,
+  orderBy: { createdAt: 'desc', id: 'desc' },
+  populate: ['role', 'town', 'route'],
+  searchIn: ['firstName', 'lastName', 'officialEmail', 'primaryContactNumber'],
+});
+
 /** Users of the caller's workspace. */
 export class UserService {
   constructor(
@@ -52,24 +60,7 @@ export class UserService {
   /** Staff only; newest first. */
   async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<User>> {
     requireStaff(ctx);
-    const { page, limit, offset } = resolvePage(pageRequest);
-    const where: FilterQuery<User> = {
-      ...(filter.userType != null ? { userType: filter.userType } : {}),
-      ...(filter.status != null ? { status: filter.status } : {}),
-      ...searchCondition<FilterQuery<User>>(filter.search, [
-        (p) => ({ firstName: { $ilike: p } }),
-        (p) => ({ lastName: { $ilike: p } }),
-        (p) => ({ officialEmail: { $ilike: p } }),
-        (p) => ({ primaryContactNumber: { $ilike: p } }),
-      ]),
-    };
-    const [items, total] = await findWithTotal(ctx.em, User, where, {
-      populate: ['role', 'town', 'route'],
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit,
-      offset,
-    });
-    return { items, total, page, limit };
+    return readPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
   }
 
   /** Staff may read anyone of the workspace; to a customer, every other user is not found. */

@@ -1,4 +1,3 @@
-import type { EntityManager, EntityName, FilterQuery, FindOptions, Loaded } from '@mikro-orm/postgresql';
 import { ValidationError } from '../errors/app-error';
 
 /** List page size: default and maximum of the interface. */
@@ -36,18 +35,4 @@ export function resolvePage(request: PageRequest = {}): { page: number; limit: n
     throw new ValidationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
   return { page, limit, offset: (page - 1) * limit };
-}
-
-/**
- * A page of rows with what they populate, and the total of the whole list counted on the root table
- * alone (joining only what `where` itself names), both at once. findAndCount would join every
- * populated relation into the count as well, which costs the most on the longest lists.
- */
-export function findWithTotal<T extends object, P extends string = never, F extends string = never>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  where: FilterQuery<T>,
-  options: FindOptions<T, P, F>,
-): Promise<[Loaded<T, P, F>[], number]> {
-  return Promise.all([em.find(entity, where, options), em.count(entity, where)]);
 }

@@ -1,0 +1,53 @@
+import type { EntityClass, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { resolvePage, type PageRequest, type Paginated } from './page-request';
+import { searchCondition } from './search';
+
+/**
+ * A list of one entity's rows, declared once by its domain: the order it reads in, what each row
+ * brings with it, and the properties a `search` matches. `readPage` serves it with the list
+ * contract (page and limit checked, `{items, total, page, limit}`), which REST shapes as
+ * `{data, pagination}` (rest-shim/envelope.ts) and GraphQL as `{nodes, pageInfo}` (graphql/page.types.ts).
+ */
+export interface EntityList<E extends object> {
+  entity: EntityClass<E>;
+  orderBy: QueryOrderMap<E>;
+  /** Relations read with each row. */
+  populate?: readonly string[];
+  /** Properties a search term may match, case-insensitively, anywhere in their text. */
+  searchIn?: ReadonlyArray<keyof E & string>;
+}
+
+/** What a caller asks of a list: a page, and a free-text search. */
+export interface ListRequest extends PageRequest {
+  search?: string;
+}
+
+/** Declares a list (for the type check). */
+export function entityList<E extends object>(list: EntityList<E>): EntityList<E> {
+  return list;
+}
+
+/** The filters of `filter` whose value is given, as equality conditions on the properties of the same names. */
+export function equalTo<E extends object, F extends object>(filter: F, names: ReadonlyArray<keyof F & keyof E & string>): FilterQuery<E> {
+  const where: Record<string, unknown> = {};
+  for (const name of names) if (filter[name] != null) where[name] = filter[name];
+  return where as FilterQuery<E>;
+}
+
+/**
+ * One page of `list` with the rows matching `where` and every term of the search, and the total of
+ * them all. Both are read at once; the total counts the root table alone (joining only what
+ * `where` names): MikroORM's findAndCount would join every populated relation into the count too,
+ * which costs the most on the longest lists. The tenant filter applies to both.
+ */
+export async function readPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<E>> {
+  const { page, limit, offset } = resolvePage(request);
+  const searched = searchCondition<FilterQuery<E>>(request.search, (list.searchIn ?? []).map((name) => (pattern: string) => ({ [name]: { $ilike: pattern } }) as FilterQuery<E>));
+  const matching = { $and: [where, searched] } as FilterQuery<E>;
+  const [items, total] = await Promise.all([
+    em.find(list.entity, matching, { populate: list.populate as never, orderBy: list.orderBy, limit, offset }),
+    em.count(list.entity, matching),
+  ]);
+  return { items: items as E[], total, page, limit };
+}
