@@ -2,7 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { CronItem } from 'graphile-worker';
 import type { Config } from '../config';
 import type { RequestContext } from '../context/request-context';
-import type { RecordSelection } from '../db/entity-records';
+import type { RowColumns } from '../db/entity-rows';
 import type { Messenger } from '../messaging/messenger';
 import type { Secrets } from '../secrets';
 import type { BackgroundTasks } from '../shared/background-tasks';
@@ -27,8 +27,10 @@ export interface Loaders {}
 export interface LoaderScope {
   ctx: RequestContext;
   services: Services;
-  /** The fields the operation selects, once it is resolved (see graphql/selected-fields.ts). */
-  selection: () => RecordSelection | undefined;
+  /** The columns the operation's fields need, once it is resolved (see graphql/selected-fields.ts). */
+  columns: () => RowColumns | undefined;
+  /** Every domain's loaders of the request (complete once all are built), to hand over rows read together. */
+  loaders: Loaders;
 }
 
 /** Builds a domain's loaders for one request. */

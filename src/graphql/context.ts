@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
-import type { RecordSelection } from '../db/entity-records';
+import type { RowColumns } from '../db/entity-rows';
 import { budgetKey, type Limits } from '../context/rate-limits';
 import { requestBaseUrl } from '../context/request-base-url';
 import type { LoaderFactory, Loaders, Services } from '../domains/domain-module';
 import { createLoaders } from './loaders';
+import type { FieldSelection } from './selected-fields';
 
 /** What every resolver receives: the shared request context, the services and per-request loaders. */
 export interface GraphqlContext {
@@ -12,12 +13,13 @@ export interface GraphqlContext {
   services: Services;
   loaders: Loaders;
   /**
-   * What the operation asks for, once Apollo has resolved it: `selection`, the fields it selects of
-   * each type, which the records it reads need (set by fieldSelectionPlugin before any resolver
-   * runs; records hold every property without it). An object of its own: Apollo runs each
-   * operation on a shallow copy of this context, and the loaders made with it must see the same.
+   * What the operation asks for, once Apollo has resolved it: `fields`, the fields it selects of
+   * each type, and `columns`, the columns the rows it reads need for them (set by
+   * fieldSelectionPlugin before any resolver runs; rows hold every column without it). An object
+   * of its own: Apollo runs each operation on a shallow copy of this context, and the loaders made
+   * with it must see the same.
    */
-  operation: { selection?: RecordSelection };
+  operation: { fields?: FieldSelection; columns?: RowColumns };
   /** The request's logger (carries the request id). */
   log: FastifyBaseLogger;
   /** The base URL the request reached the service at (absolute links when PUBLIC_API_URL is unset); 400 for a host that is none. */
@@ -36,7 +38,7 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
   return {
     ctx: request.ctx,
     services,
-    loaders: createLoaders({ ctx: request.ctx, services, selection: () => operation.selection }, loaders),
+    loaders: createLoaders({ ctx: request.ctx, services, columns: () => operation.columns }, loaders),
     operation,
     log: request.log,
     requestBaseUrl: () => requestBaseUrl(request),

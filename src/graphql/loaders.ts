@@ -1,41 +1,59 @@
-import { Utils, wrap, type EntityClass, type FilterQuery } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { findRecords, type EntityRecord } from '../db/entity-records';
+import { findRows, type Row, type RowColumns } from '../db/entity-rows';
 import type { LoaderFactory, LoaderScope, Loaders } from '../domains/domain-module';
 
 /**
- * What a GraphQL object type resolves from: the entity, as queries and mutations return it, or its
- * plain record, as the loaders and the order page read it (see findRecords). Nested fields reach
- * relations through `related`, which takes either.
+ * Rows by id for one request: at once when a statement already read them (an order page reads its
+ * customers, variants and products with its orders, and hands them over with `prime`), else in one
+ * tenant-filtered statement per batch. Answering at once rather than with a promise lets GraphQL
+ * complete the field without a turn of the event loop.
  */
-export type Resolvable<E> = E | EntityRecord<E>;
+export class RowLoader<R extends { id: number }> {
+  private readonly read = new Map<number, R>();
+  private readonly batches: DataLoader<number, R | null>;
 
-/** A to-one relation resolved: at once when its parent holds it, else when its loader's batch comes back. */
-export type Related<E> = Resolvable<E> | null | Promise<Resolvable<E> | null>;
+  constructor(load: (ids: readonly number[]) => Promise<R[]>) {
+    this.batches = new DataLoader(async (ids) => {
+      const found = new Map((await load(ids)).map((row) => [row.id, row]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  }
 
-/** The selection records are read for, known once the operation is (see GraphqlContext.operation). */
-export type SelectionOf = LoaderScope['selection'];
+  /** Hands over rows another statement read. */
+  prime(rows: Iterable<R>): void {
+    for (const row of rows) this.read.set(row.id, row);
+  }
 
-/** Loads records by id in one tenant-filtered statement per batch. */
-export function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>, selection: SelectionOf): DataLoader<number, EntityRecord<E> | null> {
-  return new DataLoader(async (ids) => {
-    const rows = await findRecords(em, entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>, { selection: selection() });
-    const found = new Map(rows.map((r) => [r.id as number, r]));
-    return ids.map((id) => found.get(id) ?? null);
-  });
+  /** The row of `id` (null for none): at once when read already, else when its batch comes back. */
+  load(id: number | null): Related<R> {
+    if (id === null) return null;
+    return this.read.get(id) ?? this.batches.load(id);
+  }
+}
+
+/** A related row as a field resolver answers it: at once when read already, else when loaded. */
+export type Related<R> = R | null | Promise<R | null>;
+
+/** The columns of the operation's selection, once it is known (every column before). */
+export type ColumnsOf = LoaderScope['columns'];
+
+/** Loads an entity's rows by id, with the ORM's filters (the tenant's among them). */
+export function byId<E extends { id: number }>(em: EntityManager, entity: EntityClass<E>, columns: ColumnsOf): RowLoader<Row<E> & { id: number }> {
+  return new RowLoader(async (ids) => findRows(em, entity, { id: { $in: [...ids] } } as unknown as FilterQuery<E>, { columns: columns() }) as Promise<Array<Row<E> & { id: number }>>);
 }
 
 /** Loads the children of many parents in one tenant-filtered statement per batch, ordered by id. */
 export function childrenOf<E extends { id: number }>(
   em: EntityManager,
   entity: EntityClass<E>,
-  parentKey: keyof E & string,
-  selection: SelectionOf,
-): DataLoader<number, Array<EntityRecord<E>>> {
+  parentKey: keyof Row<E> & string,
+  columns: ColumnsOf,
+): DataLoader<number, Array<Row<E>>> {
   return new DataLoader(async (parentIds) => {
     const where = { [parentKey]: { $in: [...parentIds] } } as FilterQuery<E>;
-    const rows = await findRecords(em, entity, where, { orderBy: { id: 'asc' } as never, selection: selection() });
+    const rows = await findRows(em, entity, where, { orderBy: { id: 'asc' } as never, columns: columns() });
     return grouped(parentIds, rows, parentKey);
   });
 }
@@ -47,24 +65,14 @@ export function grouped<R>(parentIds: readonly number[], rows: R[], parentKey: k
   return parentIds.map((id) => groups.get(id) ?? []);
 }
 
-/** Builds one request's loaders with every domain's factory. */
-export function createLoaders(scope: LoaderScope, factories: readonly LoaderFactory[]): Loaders {
-  const loaders = {};
-  for (const factory of factories) Object.assign(loaders, factory(scope));
-  return loaders as Loaders;
+/** Builds one request's loaders with every domain's factory; a factory may use the others' loaders when its batches run. */
+export function createLoaders(scope: Omit<LoaderScope, 'loaders'>, factories: readonly LoaderFactory[]): Loaders {
+  const loaders = {} as Loaders;
+  for (const factory of factories) Object.assign(loaders, factory({ ...scope, loaders }));
+  return loaders;
 }
 
-/**
- * Resolves a to-one relation, whichever way its parent holds it: a record or a loaded entity is
- * returned as it is (at once, not as a promise: GraphQL completes it without a turn of the event
- * loop); an id (a record's relation) or an unloaded entity reference is loaded, batched.
- */
-export function related<E extends { id: number }>(
-  ref: E | EntityRecord<E> | number | null | undefined,
-  loader: DataLoader<number, EntityRecord<E> | null>,
-): Related<E> {
-  if (ref == null) return null;
-  if (typeof ref === 'number') return loader.load(ref);
-  if (Utils.isEntity<E>(ref) && !wrap(ref).isInitialized()) return loader.load(ref.id);
-  return ref;
+/** The columns a selection names of each entity, for the read model (see RowColumns). */
+export function rowColumns(selection: ReadonlyMap<string, ReadonlySet<string>>): RowColumns {
+  return { columnsOf: (entity) => selection.get(entity.name) as ReadonlySet<never> | undefined };
 }

@@ -1,21 +1,25 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { isAbstractType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
-import type { RecordSelection } from '../db/entity-records';
+import type { RowColumns } from '../db/entity-rows';
 import type { GraphqlContext } from './context';
+import { rowColumns } from './loaders';
 import { perDocument } from './per-document';
+
+/** The fields selected of each object type, by the name of the class it is declared on. */
+export type FieldSelection = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
  * Every field a document selects of each object type, by the name of the class the type is
  * declared on (an entity's, which records are read for), wherever the type appears in it: through
  * aliases, fragments and inline fragments, in every operation. Fields selected on an interface or a
- * union count for each of its object types. Records are read for this selection (see
- * RecordSelection): a type's records are shared by every place that shows it (the loaders batch
- * across the whole operation), so each must hold the fields of all of them.
+ * union count for each of its object types. Rows are read with the columns of this selection (see
+ * RowColumns): a type's rows are shared by every place that shows it (the loaders batch across the
+ * whole operation), so each must hold the fields of all of them.
  *
  * Field names are property names: plain fields are never renamed (graphql-plain-fields test).
  */
-export function selectedFields(schema: GraphQLSchema, document: DocumentNode): RecordSelection {
+export function selectedFields(schema: GraphQLSchema, document: DocumentNode): FieldSelection {
   const classOf = classNames();
   const selected = new Map<string, Set<string>>();
   const add = (typeName: string, field: string) => {
@@ -45,16 +49,20 @@ function classNames(): Map<string, string> {
 }
 
 /**
- * Puts the fields the operation's document selects in the context (`operation.selection`) before any
- * resolver runs, worked out once per parsed document.
+ * Puts the columns of the fields the operation's document selects in the context
+ * (`operation.columns`) before any resolver runs, worked out once per parsed document.
  */
 export function fieldSelectionPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
-  const selections = perDocument<null, RecordSelection>(1);
+  const selections = perDocument<null, { fields: FieldSelection; columns: RowColumns }>(1);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, document }) {
-          contextValue.operation.selection = selections(document, null, () => selectedFields(schema, document));
+          const { fields, columns } = selections(document, null, () => {
+            const selected = selectedFields(schema, document);
+            return { fields: selected, columns: rowColumns(selected) };
+          });
+          Object.assign(contextValue.operation, { fields, columns });
         },
       };
     },

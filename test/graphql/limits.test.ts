@@ -139,7 +139,7 @@ describe('GraphQL limits, introspection and error hygiene', () => {
     const boom = Object.assign(new Error('select "password_hash" from "app_user" where 1 = 1 - relation broke'), {
       sql: 'select * from app_user',
     });
-    const spy = vi.spyOn(t.app.services.orders, 'listRecords').mockRejectedValueOnce(boom);
+    const spy = vi.spyOn(t.app.services.orders, 'listRows').mockRejectedValueOnce(boom);
     try {
       const res = await t.graphql('{ orders { pageInfo { total } } }', {}, ws.token);
       expect(spy).toHaveBeenCalledTimes(1);

@@ -23,15 +23,15 @@ describe('GraphQL operations at a time', () => {
   it("runs no more operations at once than the database pool's size, and answers every one", async () => {
     const poolSize = t.orm.config.get('pool')!.max!;
     const orders = t.app.services.orders;
-    const listRecords = orders.listRecords.bind(orders);
+    const listRows = orders.listRows.bind(orders);
     let running = 0;
     let most = 0;
-    orders.listRecords = async (...args) => {
+    orders.listRows = async (...args) => {
       running += 1;
       most = Math.max(most, running);
       try {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        return await listRecords(...args);
+        return await listRows(...args);
       } finally {
         running -= 1;
       }
@@ -46,7 +46,7 @@ describe('GraphQL operations at a time', () => {
       expect(answers.every((a) => (a.data as { orders: { pageInfo: { total: number } } }).orders.pageInfo.total === 0)).toBe(true);
       expect(most).toBe(poolSize);
     } finally {
-      orders.listRecords = listRecords;
+      orders.listRows = listRows;
     }
   });
 
@@ -55,18 +55,18 @@ describe('GraphQL operations at a time', () => {
     const share = Math.floor(poolSize / 2);
     const noisy = await createWorkspace(t);
     const orders = t.app.services.orders;
-    const listRecords = orders.listRecords.bind(orders);
+    const listRows = orders.listRows.bind(orders);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let noisyRunning = 0;
     let noisyMost = 0;
-    orders.listRecords = async (ctx, ...rest) => {
-      if (ctx.organizationId !== noisy.organizationId) return listRecords(ctx, ...rest);
+    orders.listRows = async (ctx, ...rest) => {
+      if (ctx.organizationId !== noisy.organizationId) return listRows(ctx, ...rest);
       noisyRunning += 1;
       noisyMost = Math.max(noisyMost, noisyRunning);
       try {
         await held;
-        return await listRecords(ctx, ...rest);
+        return await listRows(ctx, ...rest);
       } finally {
         noisyRunning -= 1;
       }
@@ -90,7 +90,7 @@ describe('GraphQL operations at a time', () => {
       expect(noisyMost).toBe(share);
     } finally {
       release();
-      orders.listRecords = listRecords;
+      orders.listRows = listRows;
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestContext, type Principal } from '../../src/context/request-context';
-import { findRecords } from '../../src/db/entity-records';
+import { findRows } from '../../src/db/entity-rows';
 import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { User, UserType } from '../../src/domains/users/user.entity';
 import { createProduct, createWorkspace, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
@@ -152,27 +152,28 @@ describe('GraphQL order page records', () => {
 
   it('never reads hidden columns (password and OTP hashes, sessions, sign-in counters) into records', async () => {
     const admin = contextOf({ userType: UserType.ADMIN, userId: ws.adminId });
-    const page = await t.app.services.orders.listRecords(admin, {}, { limit: 10 });
+    const page = await t.app.services.orders.listRows(admin, {}, { limit: 10 }, { withLines: false });
     expect(page.items.length).toBe(placed.length);
-    for (const order of page.items) {
-      expect(Object.keys(order)).not.toContain('deliveryOtpHash');
-      const customer = order.customer as Record<string, unknown>;
+    for (const order of page.items) expect(Object.keys(order)).not.toContain('deliveryOtpHash');
+    expect(page.customers.length).toBe(placed.length);
+    for (const customer of page.customers) {
       expect(customer.firstName).toEqual(expect.any(String));
       for (const hidden of ['passwordHash', 'currentSessionId', 'failedSignIns', 'lockedUntil']) expect(Object.keys(customer)).not.toContain(hidden);
     }
-    const [user] = await findRecords(admin.em, User, { id: cat.distributorId });
+    const [user] = await findRows(admin.em, User, { id: cat.distributorId });
     expect(user.firstName).toEqual(expect.any(String));
     for (const hidden of ['passwordHash', 'currentSessionId', 'failedSignIns', 'lockedUntil']) expect(Object.keys(user)).not.toContain(hidden);
   });
 
   it("gives a customer the lines of their own orders only, whatever ids are asked for", async () => {
     const admin = contextOf({ userType: UserType.ADMIN, userId: ws.adminId });
-    const all = await t.app.services.orders.linesOf(admin, placed);
+    const all = (await t.app.services.orders.linesOf(admin, placed)).lines;
     expect(new Set(all.map((line) => line.order))).toEqual(new Set(placed));
     const distributor = contextOf({ userType: UserType.DISTRIBUTOR, userId: cat.distributorId });
     const own = await t.app.services.orders.linesOf(distributor, placed);
-    expect(own.length).toBeGreaterThan(0);
-    expect(new Set(own.map((line) => line.order))).toEqual(new Set([placed[0]]));
-    expect(await t.app.services.orders.linesOf(distributor, [])).toEqual([]);
+    expect(own.lines.length).toBeGreaterThan(0);
+    expect(new Set(own.lines.map((line) => line.order))).toEqual(new Set([placed[0]]));
+    expect(new Set(own.variants.map((variant) => variant.id))).toEqual(new Set(own.lines.map((line) => line.variant)));
+    expect(await t.app.services.orders.linesOf(distributor, [])).toEqual({ lines: [], variants: [], products: [] });
   });
 });

@@ -9,7 +9,6 @@ import { User } from '../users/user.entity';
 @Unique({ properties: ['organizationId', 'user', 'day'] })
 @Index({ properties: ['organizationId', 'day'] })
 export class Attendance extends TenantEntity<'checkOutAt' | 'latitude' | 'longitude'> {
-  @Field(() => User)
   @ManyToOne(() => User, { fieldName: 'user_id', deleteRule: 'cascade' })
   user!: User;
 

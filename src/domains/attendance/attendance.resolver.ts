@@ -1,4 +1,8 @@
-import { Args, ArgsType, Authorized, Ctx, Field, Float, InputType, Int, Mutation, Query, Resolver, Arg } from 'type-graphql';
+import { wrap } from '@mikro-orm/core';
+import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Arg, Root } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
+import { User } from '../users/user.entity';
+import { userRow } from '../users/user.resolver';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
@@ -46,5 +50,14 @@ export class AttendanceResolver {
   @Mutation(() => Attendance, { complexity: COST.write, description: 'Checks the signed-in user out of today.' })
   checkOut(@Ctx() { ctx, services }: GraphqlContext): Promise<Attendance> {
     return services.attendance.checkOut(ctx);
+  }
+}
+
+@Resolver(() => Attendance)
+export class AttendanceFieldsResolver {
+  @FieldResolver(() => User, { complexity: COST.relation })
+  user(@Root() attendance: Pick<Attendance, 'user'>, @Ctx() { ctx, loaders }: GraphqlContext): Row<User> | Promise<Row<User> | null> | null {
+    // Lists and check-ins load it with the record.
+    return wrap(attendance.user).isInitialized() ? userRow(ctx.em, attendance.user, loaders) : loaders.user.load(attendance.user.id);
   }
 }

@@ -1,6 +1,6 @@
 import { defineDomain } from '../domain-module';
 import { Attendance } from './attendance.entity';
-import { AttendanceResolver } from './attendance.resolver';
+import { AttendanceFieldsResolver, AttendanceResolver } from './attendance.resolver';
 import { AttendanceService } from './attendance.service';
 
 declare module '../domain-module' {
@@ -14,6 +14,6 @@ export const attendanceDomain = defineDomain({
   name: 'attendance',
   entities: [Attendance],
   services: () => ({ attendance: new AttendanceService() }),
-  resolvers: [AttendanceResolver],
+  resolvers: [AttendanceResolver, AttendanceFieldsResolver],
   routeGroups: { attendance: 'scoped' },
 });

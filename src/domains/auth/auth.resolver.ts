@@ -3,7 +3,9 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
+import type { Row } from '../../db/entity-rows';
 import { User } from '../users/user.entity';
+import { userRow } from '../users/user.resolver';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';
@@ -56,8 +58,8 @@ export class AuthResolver {
   @Authorized()
   @InGroup('auth')
   @Query(() => User, { complexity: COST.me, description: 'The signed-in user.' })
-  async me(@Ctx() { ctx, services }: GraphqlContext): Promise<User> {
-    return (await services.users.me(ctx)).user;
+  async me(@Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
+    return userRow(ctx.em, (await services.users.me(ctx)).user, loaders);
   }
 
   @Authorized()

@@ -34,7 +34,7 @@ export class SignInPayload {
   @Field({ description: 'Session token: send as Authorization: Bearer <token>. Ends every earlier session of the user.' })
   token!: string;
 
-  @Field(() => User)
+  /** Shown through SignInPayloadResolver, as a row. */
   user!: User;
 
   @Field(() => Organization)

@@ -12,6 +12,7 @@ import { PasswordAuthService } from './password-auth.service';
 import { SessionService } from './session.service';
 import { SignInCode } from './sign-in-code.entity';
 import { SignInCodesResolver } from './sign-in-codes.resolver';
+import { SignInPayloadResolver } from './sign-in-payload.resolver';
 import { SignInSessions } from './sign-in-session';
 import { SignedChallenges } from './signed-challenge';
 import { SpentNonce } from './spent-nonce.entity';
@@ -45,7 +46,7 @@ export const authDomain = defineDomain({
       passkeys: new PasskeyService(relyingParty, new SignedChallenges(secrets.deriveKey('webauthn-challenge')), secrets.deriveKey('webauthn-user-handle'), signIns),
     };
   },
-  resolvers: [AuthResolver, SignInCodesResolver, PasskeyResolver],
+  resolvers: [AuthResolver, SignInCodesResolver, PasskeyResolver, SignInPayloadResolver],
   routeGroups: { auth: 'refused' },
   // Hourly at minute 17, away from the top of the hour when other jobs pile up.
   cron: [{ task: 'delete_expired_sign_in_codes', match: '17 * * * *', identifier: 'delete_expired_sign_in_codes' }],

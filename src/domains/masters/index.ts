@@ -1,6 +1,5 @@
-import type DataLoader from 'dataloader';
-import type { EntityRecord } from '../../db/entity-records';
-import { byId } from '../../graphql/loaders';
+import type { Row } from '../../db/entity-rows';
+import { byId, type RowLoader } from '../../graphql/loaders';
 import { defineDomain } from '../domain-module';
 import { MASTER_RESOLVERS } from './master.resolver';
 import { MasterService } from './master.service';
@@ -16,10 +15,10 @@ declare module '../domain-module' {
     masters: MasterService;
   }
   interface Loaders {
-    town: DataLoader<number, EntityRecord<Town> | null>;
-    route: DataLoader<number, EntityRecord<Route> | null>;
-    productionUnit: DataLoader<number, EntityRecord<ProductionUnit> | null>;
-    productClass: DataLoader<number, EntityRecord<ProductClass> | null>;
+    town: RowLoader<Row<Town>>;
+    route: RowLoader<Row<Route>>;
+    productionUnit: RowLoader<Row<ProductionUnit>>;
+    productClass: RowLoader<Row<ProductClass>>;
   }
 }
 
@@ -29,11 +28,11 @@ export const mastersDomain = defineDomain({
   entities: [NamedRecord, Town, Route, ProductionUnit, ProductClass, Outlet],
   services: () => ({ masters: new MasterService() }),
   resolvers: MASTER_RESOLVERS,
-  loaders: ({ ctx: { em }, selection }) => ({
-    town: byId(em, Town, selection),
-    route: byId(em, Route, selection),
-    productionUnit: byId(em, ProductionUnit, selection),
-    productClass: byId(em, ProductClass, selection),
+  loaders: ({ ctx: { em }, columns }) => ({
+    town: byId(em, Town, columns),
+    route: byId(em, Route, columns),
+    productionUnit: byId(em, ProductionUnit, columns),
+    productClass: byId(em, ProductClass, columns),
   }),
   routeGroups: { masters: 'scoped' },
 });

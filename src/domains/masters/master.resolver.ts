@@ -1,6 +1,9 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Float, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related, type Related, type Resolvable } from '../../graphql/loaders';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
+import type { Related } from '../../graphql/loaders';
+import type { Loaders } from '../domain-module';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
@@ -12,6 +15,14 @@ import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
 import { Town } from './town.entity';
 import { COST, pageCost } from '../../graphql/costs';
+
+/** A master record the service loaded, as a row; the town and route it was loaded with are handed to the loaders. */
+function masterRow<E extends MasterEntity>(em: EntityManager, entity: ClassType<E>, record: E, loaders: Loaders): Row<E> {
+  const places = record as { town?: Town | null; route?: Route | null };
+  loaders.town.prime(loadedRows(em, Town, [places.town, places.route?.town]));
+  loaders.route.prime(loadedRows(em, Route, [places.route]));
+  return rowOf(em, entity, record);
+}
 
 /**
  * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,
@@ -31,25 +42,26 @@ function masterResolver<E extends MasterEntity, I extends object>(
   class MasterResolver {
     @InGroup('masters')
     @Query(() => EntityPage, { complexity: pageCost(), name: plural, description: `${singular} records, by name.` })
-    async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<E>> {
+    async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<E>>> {
       const { page, limit, ...filter } = args;
-      return toPage((await services.masters.list(ctx, kind, filter, { page, limit })) as never);
+      const found = await services.masters.list(ctx, kind, filter, { page, limit });
+      return toPage({ ...found, items: found.items.map((record) => masterRow(ctx.em, entity, record as E, loaders)) });
     }
 
     @InGroup('masters')
     @Mutation(() => entity, { complexity: COST.write, name: `create${singular}`, description: 'Admins only.' })
-    create(@Arg('input', () => input) data: I, @Ctx() { ctx, services }: GraphqlContext): Promise<E> {
-      return services.masters.create(ctx, kind, data) as Promise<E>;
+    async create(@Arg('input', () => input) data: I, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<E>> {
+      return masterRow(ctx.em, entity, (await services.masters.create(ctx, kind, data)) as E, loaders);
     }
 
     @InGroup('masters')
     @Mutation(() => entity, { complexity: COST.write, name: `update${singular}`, description: 'Admins only; omitted fields stay as they are.' })
-    update(
+    async update(
       @Arg('id', () => Int) id: number,
       @Arg('input', () => input) data: I,
-      @Ctx() { ctx, services }: GraphqlContext,
-    ): Promise<E> {
-      return services.masters.update(ctx, kind, id, data) as Promise<E>;
+      @Ctx() { ctx, services, loaders }: GraphqlContext,
+    ): Promise<Row<E>> {
+      return masterRow(ctx.em, entity, (await services.masters.update(ctx, kind, id, data)) as E, loaders);
     }
   }
   Object.defineProperty(MasterResolver, 'name', { value: `${singular}MasterResolver` });
@@ -59,33 +71,33 @@ function masterResolver<E extends MasterEntity, I extends object>(
 @Resolver(() => Route)
 export class RouteFieldsResolver {
   @FieldResolver(() => Town, { complexity: COST.relation })
-  town(@Root() route: Resolvable<Route>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
-    return related(route.town, loaders.town);
+  town(@Root() route: Row<Route>, @Ctx() { loaders }: GraphqlContext): Related<Row<Town>> {
+    return loaders.town.load(route.town);
   }
 }
 
 @Resolver(() => Outlet)
 export class OutletFieldsResolver {
   @FieldResolver(() => Town, { complexity: COST.relation })
-  town(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
-    return related(outlet.town, loaders.town);
+  town(@Root() outlet: Row<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Row<Town>> {
+    return loaders.town.load(outlet.town);
   }
 
   @FieldResolver(() => Route, { complexity: COST.relation })
-  route(@Root() outlet: Resolvable<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
-    return related(outlet.route, loaders.route);
+  route(@Root() outlet: Row<Outlet>, @Ctx() { loaders }: GraphqlContext): Related<Row<Route>> {
+    return loaders.route.load(outlet.route);
   }
 
   @Authorized()
   @InGroup('masters')
   @Mutation(() => Outlet, { complexity: COST.write, description: 'Tags an outlet on a visit: its location and now (staff and API keys).' })
-  tagOutlet(
+  async tagOutlet(
     @Arg('id', () => Int) id: number,
     @Arg('latitude', () => Float) latitude: number,
     @Arg('longitude', () => Float) longitude: number,
-    @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<Outlet> {
-    return services.masters.tagOutlet(ctx, id, { latitude, longitude });
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<Outlet>> {
+    return masterRow(ctx.em, Outlet, await services.masters.tagOutlet(ctx, id, { latitude, longitude }), loaders);
   }
 }
 

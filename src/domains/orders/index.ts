@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { EntityRecord } from '../../db/entity-records';
-import { childrenOf, grouped } from '../../graphql/loaders';
+import type { Row } from '../../db/entity-rows';
+import { byId, childrenOf, grouped, type RowLoader } from '../../graphql/loaders';
 import { defineDomain } from '../domain-module';
 import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -13,8 +13,9 @@ declare module '../domain-module' {
     orders: OrderService;
   }
   interface Loaders {
-    orderItems: DataLoader<number, Array<EntityRecord<OrderItem>>>;
-    statusHistory: DataLoader<number, Array<EntityRecord<OrderStatusHistory>>>;
+    order: RowLoader<Row<Order>>;
+    orderItems: DataLoader<number, Array<Row<OrderItem>>>;
+    statusHistory: DataLoader<number, Array<Row<OrderStatusHistory>>>;
   }
 }
 
@@ -24,10 +25,16 @@ export const ordersDomain = defineDomain({
   entities: [Order, OrderItem, OrderStatusHistory],
   services: ({ secrets, services }) => ({ orders: new OrderService(secrets.hashKey, services.webhookEvents) }),
   resolvers: [OrderResolver, OrderItemResolver],
-  loaders: ({ ctx, services, selection }) => ({
+  loaders: ({ ctx, services, columns, loaders }) => ({
+    order: byId(ctx.em, Order, columns),
     // With their variants and products, in one statement: lines are almost always shown with them.
-    orderItems: new DataLoader(async (orderIds: readonly number[]) => grouped(orderIds, await services.orders.linesOf(ctx, orderIds, selection()), 'order')),
-    statusHistory: childrenOf(ctx.em, OrderStatusHistory, 'order', selection),
+    orderItems: new DataLoader(async (orderIds: readonly number[]) => {
+      const { lines, variants, products } = await services.orders.linesOf(ctx, orderIds, columns());
+      loaders.variant.prime(variants);
+      loaders.product.prime(products);
+      return grouped(orderIds, lines, 'order');
+    }),
+    statusHistory: childrenOf(ctx.em, OrderStatusHistory, 'order', columns),
   }),
   routeGroups: { orders: 'scoped' },
   webhookEvents: ['order.created', 'order.delivered'],

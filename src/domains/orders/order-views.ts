@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordJson, type RecordSelection } from '../../db/entity-records';
+import { rowJson, type RowColumns } from '../../db/entity-rows';
 import { executeSql, joinSql, raw, sql, tenantSql, type Sql, type TenantSql } from '../../db/tenant-sql';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product } from '../products/product.entity';
@@ -150,9 +150,9 @@ export async function findOrderPage(em: EntityManager, where: OrderConditions, l
   return { rows, total: found[0]?.count ?? 0 };
 }
 
-/** An order line's row, as recordJson writes it; its variant is among the statement's variants. */
+/** An order line's row, as rowJson writes it; its variant is among the statement's variants. */
 export type OrderLineRow = unknown[];
-/** A variant's row and its product's, as recordJson writes them. */
+/** A variant's row and its product's, as rowJson writes them. */
 export type VariantRows = [variant: unknown[], product: unknown[]];
 
 /**
@@ -161,46 +161,46 @@ export type VariantRows = [variant: unknown[], product: unknown[]];
  * their own (`variantsJson`), not with every line that names them: a page's 91 lines name about 50
  * variants, and PostgreSQL builds, and Node parses and maps, each once (bench/, GraphQL page).
  */
-function linesCte(em: EntityManager, t: TenantSql, selection: RecordSelection | undefined): Sql {
-  return sql`lines as materialized (select i.order_id, i.id, i.product_variant_id, ${raw(recordJson(em, OrderItem, 'i', selection))} as line
+function linesCte(em: EntityManager, t: TenantSql, columns: RowColumns | undefined): Sql {
+  return sql`lines as materialized (select i.order_id, i.id, i.product_variant_id, ${raw(rowJson(em, OrderItem, 'i', columns))} as line
     from picked ${t.rooted('picked').join('order_item', 'i', 'i.order_id = picked.id')})`;
 }
 
 /** SQL for the variants that CTE `lines` names, each once with its product, as a JSON array of VariantRows. */
-function variantsJson(em: EntityManager, t: TenantSql, selection: RecordSelection | undefined): Sql {
+function variantsJson(em: EntityManager, t: TenantSql, columns: RowColumns | undefined): Sql {
   const v = t.rooted('v');
-  return sql`(select json_agg(json_build_array(${raw(recordJson(em, ProductVariant, 'v', selection))}, ${raw(recordJson(em, Product, 'p', selection))}))
+  return sql`(select json_agg(json_build_array(${raw(rowJson(em, ProductVariant, 'v', columns))}, ${raw(rowJson(em, Product, 'p', columns))}))
     from product_variant v ${v.join('product', 'p', 'p.id = v.product_id')} where ${v.owns()} and v.id in (select product_variant_id from lines))`;
 }
 
-/** A page of order records: each order's row, its customer's, and (when asked for) its lines' rows. */
-export type OrderRecordRows = [order: unknown[], customer: unknown[], lines?: OrderLineRow[]];
+/** A page of orders' rows: each order's row, its customer's, and (when asked for) its lines' rows. */
+export type OrderPageRows = [order: unknown[], customer: unknown[], lines?: OrderLineRow[]];
 
 /**
- * A page of orders matching `where` as rows of the columns `selection` asks for (as recordJson
+ * A page of orders matching `where` as rows of the columns `columns` names (as rowJson
  * writes them), each with its customer's, and with `withLines` its lines' and their variants'; and
  * how many match in all. One statement, one row: the page's orders are found on sales_order alone
  * and only then joined.
  */
-export async function findOrderRecordPage(
+export async function findOrderRowPage(
   em: EntityManager,
   where: OrderConditions,
-  shape: { selection: RecordSelection | undefined; withLines: boolean },
+  read: { columns?: RowColumns; withLines: boolean },
   limit: number,
   offset: number,
-): Promise<{ orders: OrderRecordRows[]; variants: VariantRows[]; total: number }> {
-  const { selection, withLines } = shape;
+): Promise<{ orders: OrderPageRows[]; variants: VariantRows[]; total: number }> {
+  const { columns, withLines } = read;
   const from = matching(where);
   const t = where.tenant;
-  const orderRows = raw(`json_build_array(${recordJson(em, Order, 'o', selection)}, ${recordJson(em, User, 'c', selection)}${withLines ? `, coalesce(l.lines, '[]')` : ''})`);
+  const orderRows = raw(`json_build_array(${rowJson(em, Order, 'o', columns)}, ${rowJson(em, User, 'c', columns)}${withLines ? `, coalesce(l.lines, '[]')` : ''})`);
   const statement = sql`with picked as materialized (select o.id, o.organization_id, o.created_at from ${from} order by ${raw(NEWEST_FIRST)} limit ${limit} offset ${offset})
-    ${withLines ? sql`, ${linesCte(em, t, selection)}` : raw('')}
+    ${withLines ? sql`, ${linesCte(em, t, columns)}` : raw('')}
     select (select count(*)::int from ${from}) as count,
       (select json_agg(${orderRows} order by picked.created_at desc, picked.id desc)
         from picked ${t.rooted('picked').join('sales_order', 'o', 'o.id = picked.id')} ${t.join('app_user', 'c', 'c.id = o.customer_id')}
         ${raw(withLines ? `left join (select order_id, json_agg(line order by id) as lines from lines group by order_id) l on l.order_id = o.id` : '')}) as orders
-      ${withLines ? sql`, ${variantsJson(em, t, selection)} as variants` : raw('')}`;
-  const [row] = await executeSql<{ count: number; orders: OrderRecordRows[] | null; variants?: VariantRows[] | null }>(em, statement);
+      ${withLines ? sql`, ${variantsJson(em, t, columns)} as variants` : raw('')}`;
+  const [row] = await executeSql<{ count: number; orders: OrderPageRows[] | null; variants?: VariantRows[] | null }>(em, statement);
   return { orders: row.orders ?? [], variants: row.variants ?? [], total: row.count };
 }
 
@@ -236,20 +236,20 @@ export async function findOrderDetail(em: EntityManager, where: OrderConditions)
 /**
  * The lines of the orders `orderIds` that match `where` (the caller's visible orders), by order
  * and line id, and the variants they name with their products (one statement), of the columns
- * `selection` asks for.
+ * `columns` names.
  */
 export async function findOrderLines(
   em: EntityManager,
   where: OrderConditions,
   orderIds: readonly number[],
-  selection: RecordSelection | undefined,
+  columns: RowColumns | undefined,
 ): Promise<{ lines: OrderLineRow[]; variants: VariantRows[] }> {
   const ids = joinSql(orderIds.map((id) => sql`${id}`), ', ');
   const [row] = await executeSql<{ lines: OrderLineRow[] | null; variants: VariantRows[] | null }>(
     em,
     sql`with picked as materialized (select o.id, o.organization_id from ${matching(where)} and o.id in (${ids})),
-      ${linesCte(em, where.tenant, selection)}
-      select (select json_agg(line order by order_id, id) from lines) as lines, ${variantsJson(em, where.tenant, selection)} as variants`,
+      ${linesCte(em, where.tenant, columns)}
+      select (select json_agg(line order by order_id, id) from lines) as lines, ${variantsJson(em, where.tenant, columns)} as variants`,
   );
   return { lines: row.lines ?? [], variants: row.variants ?? [] };
 }

@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related, type Related, type Resolvable } from '../../graphql/loaders';
+import { rowOf, type Row } from '../../db/entity-rows';
+import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { ProductionUnit } from '../masters/production-unit.entity';
@@ -25,21 +26,26 @@ export class OrderResolver {
   @Query(() => OrderPage, { complexity: pageCost(), description: 'Orders, newest first; customers see only their own.' })
   async orders(
     @Args(() => OrderListArgs) args: OrderListArgs,
-    @Ctx() { ctx, services, loaders, operation: { selection } }: GraphqlContext,
-  ): Promise<Page<Resolvable<Order>>> {
+    @Ctx() { ctx, services, loaders, operation: { fields, columns } }: GraphqlContext,
+  ): Promise<Page<Row<Order>>> {
     const { page, limit, ...filter } = args;
-    // Lines asked for come with the page's statement, and the `items` of its orders find them in the loader.
-    const withLines = selection?.get('Order')?.has('items') ?? false;
-    const found = await services.orders.listRecords(ctx, filter, { page, limit }, { selection, withLines });
-    for (const [orderId, lines] of found.lines ?? []) loaders.orderItems.prime(orderId, lines);
+    // Customers, and lines when asked for, come with the page's statement; the loaders hand them to the nested fields.
+    const withLines = fields?.get('Order')?.has('items') ?? false;
+    const found = await services.orders.listRows(ctx, filter, { page, limit }, { columns, withLines });
+    loaders.user.prime(found.customers);
+    if (found.lines) {
+      for (const [orderId, lines] of found.lines.byOrder) loaders.orderItems.prime(orderId, lines);
+      loaders.variant.prime(found.lines.variants);
+      loaders.product.prime(found.lines.products);
+    }
     return toPage(found);
   }
 
   @Authorized()
   @InGroup('orders')
   @Query(() => Order, { complexity: COST.record })
-  async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Order> {
-    return services.orders.find(ctx, id);
+  async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Row<Order>> {
+    return rowOf(ctx.em, Order, await services.orders.find(ctx, id));
   }
 
   @Authorized()
@@ -47,47 +53,47 @@ export class OrderResolver {
   @Mutation(() => CreateOrderPayload, { complexity: COST.write })
   async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
     const { order, deliveryOtp } = await services.orders.create(ctx, input);
-    return { order, deliveryOtp };
+    return { order: rowOf(ctx.em, Order, order), deliveryOtp };
   }
 
   @Authorized()
   @InGroup('orders')
   @Mutation(() => Order, { complexity: COST.write, description: 'Moves an order to its next status (staff only).' })
-  updateOrderStatus(
+  async updateOrderStatus(
     @Arg('id', () => Int) id: number,
     @Arg('orderStatus', () => OrderStatus, { description: 'The next status: FORWARDED, APPROVED or DELIVERED' }) status: OrderStatus,
     @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<Order> {
-    return services.orders.changeStatus(ctx, id, status);
+  ): Promise<Row<Order>> {
+    return rowOf(ctx.em, Order, await services.orders.changeStatus(ctx, id, status));
   }
 
   @FieldResolver(() => User, { complexity: COST.relation, description: 'The customer who placed the order.' })
-  customer(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<User> {
-    return related(order.customer, loaders.user);
+  customer(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Related<Row<User>> {
+    return loaders.user.load(order.customer);
   }
 
   @FieldResolver(() => [OrderItem], { complexity: listCost(COST.relation, ASSUMED_LENGTH.orderLines) })
-  items(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderItem>>> {
+  items(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Row<OrderItem>>> {
     return loaders.orderItems.load(order.id);
   }
 
   @FieldResolver(() => Town, { complexity: COST.relation, nullable: true })
-  town(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
-    return related(order.town, loaders.town);
+  town(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Related<Row<Town>> {
+    return loaders.town.load(order.town);
   }
 
   @FieldResolver(() => Route, { complexity: COST.relation, nullable: true })
-  route(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
-    return related(order.route, loaders.route);
+  route(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Related<Row<Route>> {
+    return loaders.route.load(order.route);
   }
 
   @FieldResolver(() => ProductionUnit, { complexity: COST.relation, nullable: true })
-  productionUnit(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Related<ProductionUnit> {
-    return related(order.productionUnit, loaders.productionUnit);
+  productionUnit(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Related<Row<ProductionUnit>> {
+    return loaders.productionUnit.load(order.productionUnit);
   }
 
   @FieldResolver(() => [OrderStatusHistory], { complexity: listCost(COST.relation, ASSUMED_LENGTH.statusSteps), description: 'Every status move, oldest first.' })
-  statusHistory(@Root() order: Resolvable<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<OrderStatusHistory>>> {
+  statusHistory(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Row<OrderStatusHistory>>> {
     return loaders.statusHistory.load(order.id);
   }
 }
@@ -95,7 +101,7 @@ export class OrderResolver {
 @Resolver(() => OrderItem)
 export class OrderItemResolver {
   @FieldResolver(() => ProductVariant, { complexity: COST.relation })
-  variant(@Root() item: Resolvable<OrderItem>, @Ctx() { loaders }: GraphqlContext): Related<ProductVariant> {
-    return related(item.variant, loaders.variant);
+  variant(@Root() item: Row<OrderItem>, @Ctx() { loaders }: GraphqlContext): Related<Row<ProductVariant>> {
+    return loaders.variant.load(item.variant);
   }
 }

@@ -1,9 +1,8 @@
 import { sql, type Sql } from '../../db/tenant-sql';
 import { createHmac, randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
-import { recordMapper, type EntityRecord, type RecordSelection } from '../../db/entity-records';
+import type { RowColumns } from '../../db/entity-rows';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, type Paginated, resolvePage } from '../../lists/page-request';
@@ -14,7 +13,6 @@ import { workspaceToday } from '../workspace/local-day';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
-import { Product } from '../products/product.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../shared/active-status';
 import { OrderItem } from './order-item.entity';
@@ -22,14 +20,13 @@ import {
   findOrderDetail,
   findOrderLines,
   findOrderPage,
-  findOrderRecordPage,
+  findOrderRowPage,
   orderConditions,
   type OrderConditions,
   type OrderDetailView,
-  type OrderLineRow,
   type OrderSummary,
-  type VariantRows,
 } from './order-views';
+import { lineRows, orderRowPage, type LineRows, type OrderRowPage } from './order-rows';
 import { orderSearchConditions } from './order-search';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -65,35 +62,6 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
-/** A page of order records; with lines asked for, each order's lines by order id. */
-export interface OrderRecordPage extends Paginated<EntityRecord<Order>> {
-  lines?: Map<number, Array<EntityRecord<OrderItem>>>;
-}
-
-/**
- * Turns lines' rows into records that hold their variant's record, which holds its product's: one
- * record of each of `variants` (the rows of the variants the lines name) and of their products.
- */
-function lineMapper(em: EntityManager, selection: RecordSelection | undefined, variants: VariantRows[]): (line: OrderLineRow) => EntityRecord<OrderItem> {
-  const [item, variant, product] = [recordMapper(em, OrderItem, selection), recordMapper(em, ProductVariant, selection), recordMapper(em, Product, selection)];
-  const products = new Map<number, EntityRecord<Product>>();
-  const variantsById = new Map<number, EntityRecord<ProductVariant>>();
-  for (const [variantRow, productRow] of variants) {
-    // Variants come once each; products once per variant, so the first record of each is kept.
-    const record = product(productRow);
-    const shared = products.get(record.id as number) ?? record;
-    products.set(shared.id as number, shared);
-    const made = Object.assign(variant(variantRow), { product: shared });
-    variantsById.set(made.id as number, made);
-  }
-  return (line) => {
-    const record = item(line);
-    // A variant missing from the rows (none is: lines reference theirs) stays an id, for its loader.
-    record.variant = variantsById.get(record.variant as number) ?? record.variant;
-    return record;
-  };
-}
-
 /** Orders of the caller's workspace and their status flow. */
 export class OrderService {
   constructor(
@@ -109,37 +77,25 @@ export class OrderService {
   }
 
   /**
-   * The same page as `list` (one statement), as plain records of the properties `selection` asks
-   * for, each with its customer's record in `customer`, and with `withLines` each order's lines
-   * (as `linesOf` gives them) in `lines`, read by the same statement. GraphQL's nested fields load
-   * the other relations through DataLoaders.
+   * The same page as `list` (one statement), as rows of the columns `columns` names, with their
+   * customers' rows, and with `withLines` each order's lines (as `linesOf` gives them), read by the
+   * same statement.
    */
-  async listRecords(
-    ctx: RequestContext,
-    filter: OrderFilter,
-    pageRequest: PageRequest,
-    options: { selection?: RecordSelection; withLines?: boolean } = {},
-  ): Promise<OrderRecordPage> {
+  async listRows(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest, read: { columns?: RowColumns; withLines: boolean }): Promise<OrderRowPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const { selection, withLines = false } = options;
-    const { orders, variants, total } = await findOrderRecordPage(ctx.em, await this.listConditions(ctx, filter), { selection, withLines }, limit, offset);
-    const [order, customer] = [recordMapper(ctx.em, Order, selection), recordMapper(ctx.em, User, selection)];
-    const items = orders.map(([orderRow, customerRow]) => Object.assign(order(orderRow), { customer: customer(customerRow) }));
-    if (!withLines) return { items, total, page, limit };
-    const line = lineMapper(ctx.em, selection, variants);
-    const lines = new Map(orders.map(([, , lineRows], k) => [items[k].id as number, lineRows!.map(line)]));
-    return { items, total, page, limit, lines };
+    const found = await findOrderRowPage(ctx.em, await this.listConditions(ctx, filter), read, limit, offset);
+    return orderRowPage(ctx.em, found, { page, limit }, read.columns);
   }
 
   /**
-   * The lines of orders `orderIds`, by order and line id, as records (of the properties
-   * `selection` asks for) with their variant's and product's (one statement); none of orders the
-   * caller may not see (another workspace's, another customer's).
+   * The lines of orders `orderIds` as rows (of the columns `columns` names), by order and line id,
+   * with their variants' and products' (one statement); none of orders the caller may not see
+   * (another workspace's, another customer's).
    */
-  async linesOf(ctx: RequestContext, orderIds: readonly number[], selection?: RecordSelection): Promise<Array<EntityRecord<OrderItem>>> {
-    if (orderIds.length === 0) return [];
-    const { lines, variants } = await findOrderLines(ctx.em, this.visible(ctx), orderIds, selection);
-    return lines.map(lineMapper(ctx.em, selection, variants));
+  async linesOf(ctx: RequestContext, orderIds: readonly number[], columns?: RowColumns): Promise<LineRows> {
+    if (orderIds.length === 0) return { lines: [], variants: [], products: [] };
+    const { lines, variants } = await findOrderLines(ctx.em, this.visible(ctx), orderIds, columns);
+    return lineRows(ctx.em, lines, variants, columns);
   }
 
   /** One order entity; 404 when it does not exist or is not visible. */

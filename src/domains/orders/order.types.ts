@@ -1,3 +1,4 @@
+import type { Row } from '../../db/entity-rows';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../graphql/pagination.types';
 import { Order, OrderStatus } from './order.entity';
@@ -53,7 +54,7 @@ export class CreateOrderInput {
 @ObjectType({ simpleResolvers: true, description: 'A placed order and its delivery OTP, shown only here.' })
 export class CreateOrderPayload {
   @Field(() => Order)
-  order!: Order;
+  order!: Row<Order>;
 
   @Field({ description: 'Six digits; stored only as a keyed hash' })
   deliveryOtp!: string;

@@ -1,6 +1,6 @@
 import { defineDomain } from '../domain-module';
 import { Payment } from './payment.entity';
-import { PaymentResolver } from './payment.resolver';
+import { PaymentFieldsResolver, PaymentResolver } from './payment.resolver';
 import { PaymentService } from './payment.service';
 
 declare module '../domain-module' {
@@ -14,6 +14,6 @@ export const paymentsDomain = defineDomain({
   name: 'payments',
   entities: [Payment],
   services: () => ({ payments: new PaymentService() }),
-  resolvers: [PaymentResolver],
+  resolvers: [PaymentResolver, PaymentFieldsResolver],
   routeGroups: { payments: 'scoped' },
 });

@@ -11,7 +11,6 @@ import { User } from '../users/user.entity';
 @Index({ properties: ['organizationId', 'order'] })
 @Index({ properties: ['organizationId', 'paidAt'] })
 export class Payment extends TenantEntity<'reference' | 'recordedBy' | 'recordedByApiKeyId'> {
-  @Field(() => Order)
   @ManyToOne(() => Order, { fieldName: 'order_id', deleteRule: 'cascade' })
   order!: Order;
 

@@ -1,4 +1,8 @@
-import { Arg, Args, ArgsType, Authorized, Ctx, Field, Float, InputType, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { wrap } from '@mikro-orm/core';
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { rowOf, type Row } from '../../db/entity-rows';
+import type { Related } from '../../graphql/loaders';
+import { Order } from '../orders/order.entity';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
@@ -52,5 +56,14 @@ export class PaymentResolver {
   @Mutation(() => Payment, { complexity: COST.write, description: 'Records money collected against an order (staff and API keys).' })
   recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Payment> {
     return services.payments.record(ctx, input);
+  }
+}
+
+@Resolver(() => Payment)
+export class PaymentFieldsResolver {
+  @FieldResolver(() => Order, { complexity: COST.relation, description: 'The order the money was collected against.' })
+  order(@Root() payment: Pick<Payment, 'order'>, @Ctx() { ctx, loaders }: GraphqlContext): Related<Row<Order>> {
+    // Lists and records load it with the payment.
+    return wrap(payment.order).isInitialized() ? rowOf(ctx.em, Order, payment.order) : loaders.order.load(payment.order.id);
   }
 }

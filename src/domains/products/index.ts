@@ -1,6 +1,6 @@
 import type DataLoader from 'dataloader';
-import type { EntityRecord } from '../../db/entity-records';
-import { byId, childrenOf } from '../../graphql/loaders';
+import type { Row } from '../../db/entity-rows';
+import { byId, childrenOf, type RowLoader } from '../../graphql/loaders';
 import { defineDomain } from '../domain-module';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
@@ -12,9 +12,9 @@ declare module '../domain-module' {
     products: ProductService;
   }
   interface Loaders {
-    product: DataLoader<number, EntityRecord<Product> | null>;
-    variant: DataLoader<number, EntityRecord<ProductVariant> | null>;
-    productVariants: DataLoader<number, Array<EntityRecord<ProductVariant>>>;
+    product: RowLoader<Row<Product>>;
+    variant: RowLoader<Row<ProductVariant>>;
+    productVariants: DataLoader<number, Array<Row<ProductVariant>>>;
   }
 }
 
@@ -24,10 +24,10 @@ export const productsDomain = defineDomain({
   entities: [Product, ProductVariant],
   services: () => ({ products: new ProductService() }),
   resolvers: [ProductResolver, ProductVariantResolver],
-  loaders: ({ ctx: { em }, selection }) => ({
-    product: byId(em, Product, selection),
-    variant: byId(em, ProductVariant, selection),
-    productVariants: childrenOf(em, ProductVariant, 'product', selection),
+  loaders: ({ ctx: { em }, columns }) => ({
+    product: byId(em, Product, columns),
+    variant: byId(em, ProductVariant, columns),
+    productVariants: childrenOf(em, ProductVariant, 'product', columns),
   }),
   routeGroups: { products: 'scoped' },
 });

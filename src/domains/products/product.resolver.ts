@@ -1,7 +1,9 @@
-import { wrap } from '@mikro-orm/core';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related, type Related, type Resolvable } from '../../graphql/loaders';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
+import type { Related } from '../../graphql/loaders';
+import type { Loaders } from '../domain-module';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { ProductClass } from '../masters/product-class.entity';
@@ -12,6 +14,13 @@ import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const ProductPage = PageOf(Product, 'Product');
 
+/** A product the service loaded, as a row; its class and variants, loaded with it, are handed to the loaders. */
+function productRow(em: EntityManager, product: Product, loaders: Loaders): Row<Product> {
+  loaders.productClass.prime(loadedRows(em, ProductClass, [product.productClass]));
+  if (product.variants.isInitialized()) loaders.productVariants.prime(product.id, product.variants.getItems().map((v) => rowOf(em, ProductVariant, v)));
+  return rowOf(em, Product, product);
+}
+
 // Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
 // field resolvers, on every call, and keep them on TypeGraphQL's handler (see callFieldResolversDirectly).
 @Resolver(() => Product)
@@ -19,33 +28,33 @@ export class ProductResolver {
   @Authorized()
   @InGroup('products')
   @Query(() => ProductPage, { complexity: pageCost(), description: 'The catalogue, newest first.' })
-  async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Product>> {
+  async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Product>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.products.list(ctx, filter, { page, limit }));
+    const found = await services.products.list(ctx, filter, { page, limit });
+    return toPage({ ...found, items: found.items.map((product) => productRow(ctx.em, product, loaders)) });
   }
 
   @Authorized()
   @InGroup('products')
   @Query(() => Product, { complexity: COST.record })
-  product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
-    return services.products.get(ctx, id);
+  async product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Product>> {
+    return productRow(ctx.em, await services.products.get(ctx, id), loaders);
   }
 
   @Authorized()
   @InGroup('products')
   @Mutation(() => Product, { complexity: COST.write, description: 'Admins only.' })
-  createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Product> {
-    return services.products.create(ctx, input);
+  async createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Product>> {
+    return productRow(ctx.em, await services.products.create(ctx, input), loaders);
   }
 
   @FieldResolver(() => ProductClass, { complexity: COST.relation })
-  productClass(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Related<ProductClass> {
-    return related(product.productClass, loaders.productClass);
+  productClass(@Root() product: Row<Product>, @Ctx() { loaders }: GraphqlContext): Related<Row<ProductClass>> {
+    return loaders.productClass.load(product.productClass);
   }
 
   @FieldResolver(() => [ProductVariant], { complexity: listCost(COST.relation, ASSUMED_LENGTH.productVariants) })
-  async variants(@Root() product: Resolvable<Product>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Resolvable<ProductVariant>>> {
-    if (product instanceof Product && wrap(product).isInitialized() && product.variants.isInitialized()) return product.variants.getItems();
+  variants(@Root() product: Row<Product>, @Ctx() { loaders }: GraphqlContext): Promise<Array<Row<ProductVariant>>> {
     return loaders.productVariants.load(product.id);
   }
 }
@@ -53,7 +62,7 @@ export class ProductResolver {
 @Resolver(() => ProductVariant)
 export class ProductVariantResolver {
   @FieldResolver(() => Product, { complexity: COST.relation })
-  product(@Root() variant: Resolvable<ProductVariant>, @Ctx() { loaders }: GraphqlContext): Related<Product> {
-    return related(variant.product, loaders.product);
+  product(@Root() variant: Row<ProductVariant>, @Ctx() { loaders }: GraphqlContext): Related<Row<Product>> {
+    return loaders.product.load(variant.product);
   }
 }

@@ -1,6 +1,5 @@
-import type DataLoader from 'dataloader';
-import type { EntityRecord } from '../../db/entity-records';
-import { byId } from '../../graphql/loaders';
+import type { Row } from '../../db/entity-rows';
+import { byId, type RowLoader } from '../../graphql/loaders';
 import { defineDomain } from '../domain-module';
 import { Role } from './role.entity';
 import { User } from './user.entity';
@@ -12,8 +11,8 @@ declare module '../domain-module' {
     users: UserService;
   }
   interface Loaders {
-    user: DataLoader<number, EntityRecord<User> | null>;
-    role: DataLoader<number, EntityRecord<Role> | null>;
+    user: RowLoader<Row<User>>;
+    role: RowLoader<Row<Role>>;
   }
 }
 
@@ -23,7 +22,7 @@ export const usersDomain = defineDomain({
   entities: [Role, User],
   services: ({ services }) => ({ users: new UserService(services.linkAuth, services.webhookEvents) }),
   resolvers: [UserResolver],
-  loaders: ({ ctx, selection }) => ({ user: byId(ctx.em, User, selection), role: byId(ctx.em, Role, selection) }),
+  loaders: ({ ctx, columns }) => ({ user: byId(ctx.em, User, columns), role: byId(ctx.em, Role, columns) }),
   routeGroups: { users: 'scoped' },
   webhookEvents: ['user.created'],
 });

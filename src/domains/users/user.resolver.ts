@@ -1,6 +1,9 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { related, type Related, type Resolvable } from '../../graphql/loaders';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
+import type { Loaders } from '../domain-module';
+import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Route } from '../masters/route.entity';
@@ -12,6 +15,14 @@ import { COST, pageCost } from '../../graphql/costs';
 
 const UserPage = PageOf(User, 'User');
 
+/** A user the service loaded, as a row; the role and places it was loaded with are handed to the loaders. */
+export function userRow(em: EntityManager, user: User, loaders: Loaders): Row<User> {
+  loaders.role.prime(loadedRows(em, Role, [user.role]));
+  loaders.town.prime(loadedRows(em, Town, [user.town]));
+  loaders.route.prime(loadedRows(em, Route, [user.route]));
+  return rowOf(em, User, user);
+}
+
 // Authorized per operation, not per class: the field resolvers below must also serve the user
 // that the public signup mutation returns.
 @Resolver(() => User)
@@ -19,37 +30,38 @@ export class UserResolver {
   @Authorized()
   @InGroup('users')
   @Query(() => UserPage, { complexity: pageCost(), description: 'Users of the workspace, newest first (staff only).' })
-  async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<User>> {
+  async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<User>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.users.list(ctx, filter, { page, limit }));
+    const found = await services.users.list(ctx, filter, { page, limit });
+    return toPage({ ...found, items: found.items.map((user) => userRow(ctx.em, user, loaders)) });
   }
 
   @Authorized()
   @InGroup('users')
   @Query(() => User, { complexity: COST.record })
-  async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
-    return services.users.get(ctx, id);
+  async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
+    return userRow(ctx.em, await services.users.get(ctx, id), loaders);
   }
 
   @Authorized()
   @InGroup('users')
   @Mutation(() => User, { complexity: COST.password, description: 'Admins only.' })
-  createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services }: GraphqlContext): Promise<User> {
-    return services.users.create(ctx, input);
+  async createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
+    return userRow(ctx.em, await services.users.create(ctx, input), loaders);
   }
 
   @FieldResolver(() => Role, { complexity: COST.relation })
-  role(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Role> {
-    return related(user.role, loaders.role);
+  role(@Root() user: Row<User>, @Ctx() { loaders }: GraphqlContext): Related<Row<Role>> {
+    return loaders.role.load(user.role);
   }
 
   @FieldResolver(() => Town, { complexity: COST.relation, nullable: true })
-  town(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Town> {
-    return related(user.town, loaders.town);
+  town(@Root() user: Row<User>, @Ctx() { loaders }: GraphqlContext): Related<Row<Town>> {
+    return loaders.town.load(user.town);
   }
 
   @FieldResolver(() => Route, { complexity: COST.relation, nullable: true })
-  route(@Root() user: Resolvable<User>, @Ctx() { loaders }: GraphqlContext): Related<Route> {
-    return related(user.route, loaders.route);
+  route(@Root() user: Row<User>, @Ctx() { loaders }: GraphqlContext): Related<Row<Route>> {
+    return loaders.route.load(user.route);
   }
 }

@@ -67,7 +67,7 @@ export class SignupPayload {
   @Field({ description: 'Session token: send as Authorization: Bearer <token>' })
   token!: string;
 
-  @Field(() => User)
+  /** Shown through SignupPayloadResolver, as a row. */
   user!: User;
 
   @Field(() => Organization)
