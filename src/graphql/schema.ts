@@ -2,7 +2,6 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type AuthChecker } from 'type-graphql';
 import { domainResolvers } from '../domains';
 import type { GraphqlContext } from './context';
-import { callFieldResolversDirectly } from './direct-field-resolvers';
 
 /** `@Authorized()` fields need a credential; finer rules (admin, staff) live in the services. */
 const authChecker: AuthChecker<GraphqlContext> = ({ context }) => {
@@ -22,9 +21,6 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
     authChecker,
     validate: false,
     emitSchemaFile: false,
-  }).then((schema) => {
-    callFieldResolversDirectly(schema);
-    return schema;
   });
   return cached;
 }

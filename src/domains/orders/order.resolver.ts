@@ -18,7 +18,7 @@ import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 const OrderPage = PageOf(Order, 'Order');
 
 // Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
-// field resolvers, on every call, and keep them on TypeGraphQL's handler (see callFieldResolversDirectly).
+// field resolvers, which serve this type wherever it appears (another type's relation included).
 @Resolver(() => Order)
 export class OrderResolver {
   @Authorized()

@@ -22,7 +22,7 @@ function productRow(em: EntityManager, product: Product, loaders: Loaders): Row<
 }
 
 // Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
-// field resolvers, on every call, and keep them on TypeGraphQL's handler (see callFieldResolversDirectly).
+// field resolvers, which serve this type wherever it appears (another type's relation included).
 @Resolver(() => Product)
 export class ProductResolver {
   @Authorized()
