@@ -6,11 +6,9 @@ import os from 'node:os';
  * marking, parallel scavenges and background compilation, for every isolate of the process) below
  * the request thread, at the PDF rendering thread's priority (nice 19). Returns how many it lowered.
  *
- * Those threads do the garbage collection of the PDF rendering thread's heap too: about 0.2 s of CPU
- * a 5,000-row PDF, which at nice 0 competed with the event loop on a machine of two cores (light
- * requests' p99 during back-to-back PDFs, 2,000 requests a side: 14.3 and 19.9 ms before, 12.6 and
- * 12.4 ms after, idle 6.5-8.2 ms; the bench's API pairs the same: GraphQL page 572 against 573
- * req/s). The event loop's own collections lose nothing it needs: it takes part in them itself.
+ * Those threads do the garbage collection of the PDF rendering thread's heap too, which at nice 0
+ * competed with the event loop on a machine of few cores (BENCHMARKS.md, "Figures behind the code"). The event loop's own collections
+ * lose nothing it needs: it takes part in them itself.
  *
  * main.ts calls this before anything starts: libuv's thread pool (files, DNS, hashing) starts on
  * first use, later, and keeps the default priority. Linux names threads by id under /proc/self/task

@@ -44,8 +44,7 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
  * promises of every resolver awaiting the statement) alive longer than V8's young-generation
  * collections are apart: that state was moved to the old generation, and the page's rows,
  * records and answer, attached to it once the statement returned, stayed there with it until a
- * full collection (bench/, GraphQL page at 50 connections on a pool of 10: garbage collection
- * 0.41 → 0.10 ms of CPU a page, 67 → 10 KB a page promoted).
+ * full collection (BENCHMARKS.md, "Figures behind the code").
  */
 export async function graphqlPlugin(
   app: FastifyInstance,

@@ -20,9 +20,9 @@ export const MAX_QUERY_COMPLEXITY = 50_000;
  */
 export const HEAVY_OPERATION_COST = 10_000;
 /**
- * One: on 2 cores, up to five of one workspace's aggregates at once (its half of the execution
- * slots) put another workspace's light p99 at 4–8× idle; one at a time, 1–2.5× (BENCHMARKS.md,
- * noisy neighbour).
+ * One: several of one workspace's aggregates at once (up to its half of the execution slots) took
+ * the cores from every other workspace's light requests; one at a time keeps them near idle
+ * (BENCHMARKS.md, "Figures behind the code").
  */
 export const HEAVY_OPERATIONS_PER_WORKSPACE = 1;
 

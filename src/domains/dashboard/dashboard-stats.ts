@@ -38,8 +38,8 @@ type StatsRow = Record<
 /**
  * One statement over the caller's workspace. The order figures (counts by status, today's revenue,
  * the pending amount, all collections) are sums of order_day_rollup, a row per local day and status
- * kept with the orders and payments (Migration20261126100000): about 3,000 rows for two years
- * instead of every order and payment (1.7-2.1 s at 500,000 orders, 5-20 ms from the rollup).
+ * kept with the orders and payments (Migration20261126100000): a few thousand rows for two years
+ * instead of every order and payment (BENCHMARKS.md, "Figures behind the code").
  * The figures of an instant's local day (payments, outlets tagged) and the small tables are read
  * from their (organization_id, …) indexes. The local day runs from midnight to midnight in the workspace's
  * time zone, at `clock` (now()).

@@ -55,8 +55,7 @@ export class MonthlySalesEntry {
  * dated by its order's order_date, times its variant's current unit_quantity, summed per product
  * class (the product's current one). Read from line_day_rollup, the lines of each local day and
  * variant kept with the lines (Migration20261126100000): at most one row per variant and day, so
- * the work does not grow with the orders (500,000 orders: 2.2 million lines were 7.7 s; their
- * 45,000 rollup rows of the periods counted take about 40 ms, at 2,000,000 orders too). A row
+ * the work does not grow with the orders (BENCHMARKS.md, "Figures behind the code"). A row
  * with no lines left (they were deleted) counts as no sales, as no lines did. Every table is confined to the workspace
  * explicitly (raw SQL bypasses the ORM's tenant filter): the rollup bound to the organization,
  * each table joined to it matched on organization_id. Rows are read only from the days some

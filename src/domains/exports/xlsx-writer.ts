@@ -60,10 +60,9 @@ const CLOSED_OUTPUT = 'The export output was closed before the export was writte
  * the file passes 4 GiB); the next batch waits until yazl's streams have taken the last, and
  * they wait, through pipe(), while the output is backed up. Memory holds a batch and a few
  * slices of it whatever the row count, and little of it lives long enough to leave V8's young
- * generation. (exceljs's streaming WorkbookWriter, used before, made ~48 KB of short-lived
- * objects per row and queued uncompressed XML without waiting for the compressor; V8 promoted
- * both to the old generation, where they piled up until a full collection: 100,000 orders took
- * the service from 175 to 334 MB RSS; now to about 173, and 500,000 as well.) Typed cells
+ * generation. (exceljs's streaming WorkbookWriter, used before, made many short-lived objects per
+ * row and queued uncompressed XML without waiting for the compressor; V8 promoted both to the old
+ * generation, where they piled up until a full collection (BENCHMARKS.md, "Figures behind the code").) Typed cells
  * (numbers as numbers, dates as date serials with date formats), a bold frozen header row,
  * column widths, a totals row (SUM formulas with their values) when a column is summed, and an
  * "About" sheet with the title and filters.
@@ -135,7 +134,7 @@ export class XlsxWriter {
    * streams pass a chunk on by reference until the deflater reads it, so they get copies (and the
    * batch buffer can be refilled once this resolves); small ones, which are read and dropped
    * before V8 moves them out of the young generation (one fresh buffer per batch instead was
-   * promoted, and 500,000 orders took 60 MB more RSS until a full collection freed them).
+   * promoted, and stayed until a full collection freed it (BENCHMARKS.md, "Figures behind the code")).
    */
   private async handOver(xml: Buffer): Promise<void> {
     for (let at = 0; at < xml.length; at += SLICE_BYTES) {

@@ -10,9 +10,9 @@ import { Order, type OrderStatus } from './order.entity';
 /**
  * The order list and the single-order view as plain rows, each read by one SQL statement.
  *
- * Why not entities: hydrating a 20-order page with its customers and places cost about 10 ms of
- * CPU per request in MikroORM (73 entities, each registered, proxied and merged), four times the
- * whole budget of a request at the list's throughput goal (bench/, REST list against raw pg).
+ * Why not entities: MikroORM registers, proxies and merges every entity it hydrates, and a page
+ * of orders with their customers and places cost several times a request's whole budget at the
+ * list's throughput goal (BENCHMARKS.md, "Figures behind the code").
  * These statements are raw SQL, so tenancy is written here (tenant-sql.ts), not applied by the
  * ORM's filter: every statement starts from `o.organization_id = ?` bound to the caller's
  * organization, and every joined table (customer, places, lines, variants, products) is matched on

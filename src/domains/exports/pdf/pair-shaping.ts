@@ -1,9 +1,9 @@
 /*
  * Shaping Latin text without shaping every word.
  *
- * pdfkit lays out text word by word through fontkit's OpenType shaper (about 60 µs a word) and
- * caches each word. An export's words are mostly unique (order codes, amounts, times: some 12,000
- * in a 5,000-row orders PDF), so shaping was most of the time left after pdfmake was gone. For
+ * pdfkit lays out text word by word through fontkit's OpenType shaper and caches each word. An
+ * export's words are mostly unique (order codes, amounts, times), so shaping was most of the time
+ * left after pdfmake was gone (BENCHMARKS.md, "Figures behind the code"). For
  * Latin text the shaper does two things that matter here: it maps characters to glyphs and it
  * kerns pairs of glyphs. Both are looked up once per character and once per pair of characters
  * (shaped by fontkit itself, so the font's own rules decide), and a word is put together from

@@ -9,9 +9,7 @@ export type RenderReply = { bytes: Uint8Array } | { error: string };
 
 /**
  * Below the event loop in the scheduler's eyes (nice 19): on a machine of few cores, a PDF being
- * written then takes the CPU the request thread leaves, instead of a share of it (bench/, PDF
- * pair: light requests' p99 during a PDF 1.25× idle at nice 10, 1.08× at 19; the PDF's time the
- * same). Linux names threads by id (/proc/thread-self) and setpriority takes one; elsewhere the
+ * written then takes the CPU the request thread leaves, instead of a share of it (BENCHMARKS.md, "Figures behind the code"). Linux names threads by id (/proc/thread-self) and setpriority takes one; elsewhere the
  * thread keeps its priority.
  */
 function yieldToRequests(): void {
