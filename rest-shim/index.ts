@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
@@ -21,14 +20,11 @@ import { workspaceRoutes } from './routes/workspace.routes';
  * The REST compatibility layer under /api/v1: thin routes over the domain services, each with a
  * JSON schema, answering in the documented envelope.
  */
-export async function restShim(app: FastifyInstance, opts: { limits: Limits }): Promise<void> {
+export async function restShim(app: FastifyInstance): Promise<void> {
   app.setNotFoundHandler(async (request) => {
     throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
-  for (const routes of [signupRoutes, authRoutes, authCodeRoutes]) {
-    await app.register(routes, { limits: opts.limits });
-  }
-  for (const routes of [passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes, dashboardRoutes, exportRoutes]) {
+  for (const routes of [signupRoutes, authRoutes, authCodeRoutes, passkeyRoutes, userRoutes, productRoutes, masterRoutes, orderRoutes, workspaceRoutes, apiKeyRoutes, webhookRoutes, attendanceRoutes, paymentRoutes, dashboardRoutes, exportRoutes]) {
     await app.register(routes);
   }
 }
