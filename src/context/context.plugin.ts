@@ -134,9 +134,16 @@ export const contextPlugin = fp(
       }
     });
 
-    app.addHook('preHandler', async (request, reply) => {
+    // A budget keyed on the input is spent by a preHandler that only routes declaring one carry.
+    const spendDeclared = async (request: FastifyRequest, reply: FastifyReply) => {
       const declared = declaredBudgetOf(request);
       if (declared && !spentOnArrival(declared)) await spendBudget(opts.limits, request, reply, declared, request.ctx, request.body);
+    };
+    app.addHook('onRoute', (route) => {
+      const declared = route.config?.budget;
+      if (!declared || spentOnArrival(declared)) return;
+      const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+      route.preHandler = [spendDeclared, ...own];
     });
   },
   { name: 'request-context' },
