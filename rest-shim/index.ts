@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Limits } from '../src/context/rate-limits';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
@@ -17,13 +16,8 @@ import { userRoutes } from './routes/users.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { workspaceRoutes } from './routes/workspace.routes';
 
-/** What every route plugin is registered with. */
-export interface RouteOptions {
-  limits: Limits;
-}
-
 /** Every route plugin of the REST shim; adding a domain's routes is a line here. */
-export const ROUTE_PLUGINS: ReadonlyArray<FastifyPluginAsync<RouteOptions>> = [
+export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   signupRoutes,
   authRoutes,
   authCodeRoutes,
@@ -45,9 +39,9 @@ export const ROUTE_PLUGINS: ReadonlyArray<FastifyPluginAsync<RouteOptions>> = [
  * The REST compatibility layer under /api/v1: thin routes over the domain services, each with a
  * JSON schema, answering in the documented envelope.
  */
-export async function restShim(app: FastifyInstance, opts: RouteOptions): Promise<void> {
+export async function restShim(app: FastifyInstance): Promise<void> {
   app.setNotFoundHandler(async (request) => {
     throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
-  for (const routes of ROUTE_PLUGINS) await app.register(routes, { limits: opts.limits });
+  for (const routes of ROUTE_PLUGINS) await app.register(routes);
 }

@@ -1,5 +1,8 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/lists/page-request';
+import { ORDER_STATUSES } from '../src/domains/orders/order.entity';
+import { ORDER_STATUS_LABELS } from '../src/domains/orders/order-status.rules';
+import { ACTIVE_STATUSES } from '../src/shared/active-status';
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -23,7 +26,12 @@ export function listQuery<F extends TProperties>(filters: F, options: { search?:
 }
 
 /** `status` filter of 1 (active) or 0 (inactive). */
-export const StatusFilter = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));
+export const StatusFilter = Type.Optional(Type.Integer({ enum: ACTIVE_STATUSES, description: '1 active, 0 inactive' }));
+
+/** `status` filter of an order status, 1 to 4. */
+export const OrderStatusFilter = Type.Optional(
+  Type.Integer({ enum: ORDER_STATUSES, description: ORDER_STATUSES.map((s) => `${s} ${ORDER_STATUS_LABELS[s]}`).join(', ') }),
+);
 
 /** An ISO 8601 timestamp; handlers hand over Date objects and the serializer writes ISO text. */
 export const Timestamp = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));

@@ -106,7 +106,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     api.setNotFoundHandler(async (request) => {
       throw new AppError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
     });
-    await api.register(restShim, { prefix: '/api/v1', limits });
+    await api.register(restShim, { prefix: '/api/v1' });
     // As many GraphQL operations at a time as the pool has connections (knex's default is 10).
     const concurrentOperations = deps.orm.config.get('pool')?.max ?? 10;
     const namespace = deps.rateLimitNamespace ?? 'sd';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { accountKey, type Limits } from '../../src/context/rate-limits';
+import { accountKey } from '../../src/context/rate-limits';
 import { LinkPurpose } from '../../src/domains/auth/link-purpose';
 import { CODE_TTL_MS } from '../../src/domains/auth/one-time-codes';
 import { SignInCodePurpose } from '../../src/domains/auth/sign-in-code.entity';
@@ -14,14 +14,16 @@ const signInResponse = { 200: SignInAnswer, '4xx': ErrorBody, '5xx': ServerError
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
 /** One-time codes and links: SMS codes, magic links, set-password links and the desktop hand-off. */
-export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (app, { limits }) => {
+export const authCodeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const publicRoute = { config: { auth: 'public' as const } };
+  // Sign-in attempts: public, spending the budget of the account their body names.
+  const byPhone = { config: { auth: 'public' as const, budget: { name: 'signIn' as const, key: (body: { phone: string }) => accountKey({ phone: body.phone }) } } };
+  const byEmail = { config: { auth: 'public' as const, budget: { name: 'signIn' as const, key: (body: { email: string }) => accountKey({ email: body.email }) } } };
 
   app.post(
     '/auth/otp/request',
     {
-      ...publicRoute,
-      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ phone: (request.body as { phone: string }).phone })),
+      ...byPhone,
       schema: {
         tags: ['Authentication'],
         summary: 'Text a 6-digit sign-in code to a phone (same answer whether or not the phone is known)',
@@ -51,8 +53,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
   app.post(
     '/auth/otp/verify',
     {
-      ...publicRoute,
-      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ phone: (request.body as { phone: string }).phone })),
+      ...byPhone,
       schema: {
         tags: ['Authentication'],
         summary: 'Sign in with the code sent by SMS',
@@ -68,8 +69,7 @@ export const authCodeRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = asy
   app.post(
     '/auth/magic-link/request',
     {
-      ...publicRoute,
-      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ email: (request.body as { email: string }).email })),
+      ...byEmail,
       schema: {
         tags: ['Authentication'],
         summary: 'E-mail a single-use sign-in link, or with purpose reset_password a link to set a new password',

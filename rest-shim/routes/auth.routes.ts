@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { accountKey, type Limits } from '../../src/context/rate-limits';
+import { Type, type Static } from '@sinclair/typebox';
+import { accountKey } from '../../src/context/rate-limits';
 import { NotFoundError } from '../../src/errors/app-error';
 import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
 import { presentUserProfile, UserProfileBody } from '../presenters/user.presenter';
@@ -22,7 +22,7 @@ const ChangePasswordBody = Type.Object({
 const MessageWithToken = Type.Object({ response_code: Type.Integer(), message: Type.String(), token: Type.String() });
 
 /** Password sign-in with its bot-check challenge, password change, the profile and logout. */
-export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (app, { limits }) => {
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/auth/challenge',
     {
@@ -45,8 +45,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
   app.post(
     '/auth/login',
     {
-      config: { auth: 'public' },
-      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ email: (request.body as { email: string }).email })),
+      config: { auth: 'public', budget: { name: 'signIn', key: (body: Static<typeof LoginBody>) => accountKey({ email: body.email }) } },
       schema: {
         tags: ['Authentication'],
         summary: 'Sign in with e-mail, password and a bot-check token',
@@ -69,7 +68,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (
   app.post(
     '/auth/change-password',
     {
-      preHandler: (request, reply) => limits.spend(request, reply, 'signIn', accountKey({ userId: request.ctx.requireSession().userId })),
+      config: { budget: { name: 'signIn', key: (_body, ctx) => accountKey({ userId: ctx.requireSession().userId }) } },
       schema: {
         tags: ['Authentication'],
         summary: 'Change the password (extension); every earlier session token stops working',

@@ -1,16 +1,16 @@
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_TYPES, ExportFormat, ExportKind, type ExportFilters } from '../../src/domains/exports/export-kinds';
 import { USER_TYPE_NAMES } from '../../src/domains/users/user.entity';
-import { DateString, ErrorBody, ServerErrorBody, IdParams, StatusFilter } from '../schemas';
+import { DateString, ErrorBody, ServerErrorBody, IdParams, OrderStatusFilter, StatusFilter } from '../schemas';
 
 const format = Type.Optional(Type.String({ enum: Object.values(ExportFormat), default: ExportFormat.XLSX, description: 'xlsx (default) or pdf' }));
 
 const OrdersExportQuery = Type.Object({
   format,
-  status: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4], description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' })),
+  status: OrderStatusFilter,
   date_from: Type.Optional(DateString),
   date_to: Type.Optional(DateString),
   production_unit_id: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -43,23 +43,20 @@ const fileResponse = {
 const attachment = (fileName: string) => `attachment; filename="${fileName}"`;
 
 /**
- * Answers one export: the plan first (every 400 comes before a byte is sent), then the file. A
- * PDF is laid out whole and sent with its length; an XLSX streams from the database cursor to
- * the client as it is written.
+ * Sends the file the export service makes of one export: every 400 comes before a byte is sent;
+ * an XLSX streams as it is written.
  */
 async function sendExport(request: FastifyRequest, reply: FastifyReply, kind: ExportKind, format: string | undefined, filters: ExportFilters) {
-  const { exports } = request.server.services;
-  const plan = await exports.planFor(request.ctx, { kind, format: (format ?? ExportFormat.XLSX) as ExportFormat, filters });
-  reply.header('content-type', plan.contentType).header('content-disposition', attachment(plan.fileName)).header('cache-control', 'private, no-store');
-  if (plan.format === ExportFormat.PDF) return reply.send((await exports.pdfOf(request.ctx.em, plan)).bytes);
-  const body = new PassThrough();
-  exports.write(request.ctx.em, plan, body).catch((err: unknown) => {
-    request.log.error({ err }, 'export stopped while streaming');
-    // Failing before the first byte, the answer becomes an error envelope: not an attachment.
-    if (!reply.raw.headersSent) reply.removeHeader('content-disposition');
-    body.destroy(err as Error);
-  });
-  return reply.send(body);
+  const file = await request.server.services.exports.file(request.ctx, { kind, format: (format ?? ExportFormat.XLSX) as ExportFormat, filters });
+  reply.header('content-type', file.contentType).header('content-disposition', attachment(file.fileName)).header('cache-control', 'private, no-store');
+  if (file.body instanceof Readable) {
+    file.body.once('error', (err) => {
+      request.log.error({ err }, 'export stopped while streaming');
+      // Failing before the first byte, the answer becomes an error envelope: not an attachment.
+      if (!reply.raw.headersSent) reply.removeHeader('content-disposition');
+    });
+  }
+  return reply.send(file.body);
 }
 
 /** GET /exports/orders, /exports/users, /exports/sales, and export job files (no HEAD: it would write a whole export for nothing). */
@@ -103,7 +100,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/exports/files/:id',
     {
-      config: { auth: 'public', budget: 'general', signedUrl: true },
+      // Not the exports budget: fetching a finished file exports nothing.
+      config: { auth: 'public', budget: null, signedUrl: true },
       // HEAD would read every chunk for nothing.
       exposeHeadRoute: false,
       schema: {
@@ -115,11 +113,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await app.services.exportJobs.download(
-        request.ctx.em,
-        { id: request.params.id, expires: request.query.expires, signature: request.query.signature },
-        request.ctx.principal?.organizationId ?? null,
-      );
+      const file = await app.services.exportJobs.download(request.ctx, { id: request.params.id, expires: request.query.expires, signature: request.query.signature });
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', attachment(file.fileName))

@@ -6,7 +6,7 @@ import { changed, created, paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
 import { changedResponse, createdResponse, IdParams, listResponse, listQuery, StatusFilter } from '../schemas';
 
-const status = Type.Optional(Type.Integer({ enum: [0, 1], description: '1 active, 0 inactive' }));
+const status = StatusFilter;
 
 /** Fields each kind takes beyond its name and status. */
 const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {

@@ -13,11 +13,12 @@ import {
   presentOrderDetail,
   presentOrderStatus,
 } from '../presenters/order.presenter';
-import { changedResponse, createdResponse, DateString, IdParams, listResponse, Nullable, listQuery, okResponse } from '../schemas';
+import { changedResponse, createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, OrderStatusFilter } from '../schemas';
+import { REQUESTABLE_STATUSES } from '../../src/domains/orders/order-status.rules';
 
 const OrderListQuery = listQuery(
   {
-    status: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4], description: '1 Initiated, 2 Forwarded, 3 Approved, 4 Delivered' })),
+    status: OrderStatusFilter,
     date_from: Type.Optional(DateString),
     date_to: Type.Optional(DateString),
     user_id: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -38,7 +39,7 @@ const CreateOrderBody = Type.Object({
   mode_of_payment: Type.Optional(Nullable(Type.String({ enum: [...PAYMENT_MODES], description: 'Extension' }))),
 });
 
-const NextStatus = { enum: [2, 3, 4] };
+const NextStatus = { enum: REQUESTABLE_STATUSES };
 const StatusBody = Type.Object({
   order_status: Type.Optional(Type.Integer({ ...NextStatus, description: 'Only the next status: 1→2→3→4. Required unless the deprecated `status` is sent' })),
   status: Type.Optional(Type.Integer({ ...NextStatus, deprecated: true, description: 'Deprecated alias of order_status (the interface guide sends it); answered with a Deprecation header' })),

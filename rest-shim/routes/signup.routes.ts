@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { budgetKey, type Limits } from '../../src/context/rate-limits';
 import { presentSessionUser, presentSessionWorkspace, SessionUserBody, SessionWorkspaceBody } from '../presenters/sign-in.presenter';
 import { ErrorBody, ServerErrorBody } from '../schemas';
 
@@ -22,12 +21,12 @@ const SignupAnswer = Type.Object({
 });
 
 /** POST /signup/register: a new workspace and its first admin, signed in. */
-export const signupRoutes: FastifyPluginAsyncTypebox<{ limits: Limits }> = async (app, { limits }) => {
+export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/signup/register',
     {
-      config: { auth: 'public' },
-      onRequest: (request, reply) => limits.spend(request, reply, 'signup', budgetKey(request, 'signup')),
+      // Per client address, spent on arrival: bad input counts too.
+      config: { auth: 'public', budget: { name: 'signup' } },
       schema: {
         tags: ['Signup'],
         summary: 'Create a workspace and its first admin user',

@@ -7,7 +7,8 @@ import { isReadMethod } from '../domains/api-keys/api-key-scopes';
 import { routeGroupOf } from '../domains/api-keys/route-groups';
 import type { SessionService } from '../domains/auth/session.service';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors/app-error';
-import { budgetKey, callerKey, type BudgetName, type Limits } from './rate-limits';
+import { declaredBudgetOf, spendBudget, spentOnArrival, type BudgetDeclaration } from './budgets';
+import { budgetKey, callerKey, type Limits } from './rate-limits';
 import { RequestContext, type Principal } from './request-context';
 import { userAgentProblem } from './user-agent-rule';
 
@@ -19,8 +20,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `public` routes accept requests without a credential (signup, login). */
     auth?: 'public';
-    /** `general`: the route spends only the general budget, not its group's (export file downloads). */
-    budget?: 'general';
+    /**
+     * The budget the route spends beyond the general one (see `BudgetDeclaration`); by default its
+     * group's (exports, reports), `null` for none (export file downloads).
+     */
+    budget?: BudgetDeclaration | null;
     /**
      * The route's URL carries its own credential, a signature (pre-signed export downloads): the
      * User-Agent rule, which keeps scripts to API keys, does not apply, so curl can fetch it.
@@ -28,9 +32,6 @@ declare module 'fastify' {
     signedUrl?: true;
   }
 }
-
-/** Route groups with a budget of their own, spent on top of the general one. */
-const GROUP_BUDGETS: Partial<Record<string, BudgetName>> = { exports: 'exports', reports: 'reports' };
 
 /** Reads the bearer token from the Authorization header, if any. */
 function bearerToken(request: FastifyRequest): string | null {
@@ -58,8 +59,9 @@ interface Admission {
 
 /**
  * The first step of every request: the credential (session token or X-API-Key; a blocked
- * address's keys are not even looked up), then the caller's general budget (and the group's, for
- * exports and reports), so every answer, refusals included, carries the rate-limit headers.
+ * address's keys are not even looked up), then the caller's general budget and the budget the
+ * route declares when its key needs nothing of the input (`declaredBudgetOf`: exports, reports,
+ * signup), so every answer, refusals and invalid input included, carries the rate-limit headers.
  * A spent budget throws (429); a bad credential is handed back, to be refused after the charge.
  */
 export function admission(opts: ContextOptions) {
@@ -72,11 +74,12 @@ export function admission(opts: ContextOptions) {
     if (request.headers.authorization !== undefined) {
       throw new ValidationError(null, 'Send one credential: either X-API-Key or Authorization, not both');
     }
-    await opts.limits.assertNotSpent(request, reply, 'badKey', budgetKey(request, 'badKey'));
+    const address = budgetKey('badKey', { principal: null, clientIp: request.ip });
+    await opts.limits.assertNotSpent(request, reply, 'badKey', address);
     try {
       return await opts.apiKeys.authenticate(em, Array.isArray(presentedKey) ? '' : presentedKey);
     } catch (err) {
-      if (err instanceof UnauthenticatedError) await opts.limits.spend(request, reply, 'badKey', budgetKey(request, 'badKey'));
+      if (err instanceof UnauthenticatedError) await opts.limits.spend(request, reply, 'badKey', address);
       throw err;
     }
   };
@@ -89,12 +92,10 @@ export function admission(opts: ContextOptions) {
     } catch (err) {
       refusal = err;
     }
-    const caller = callerKey(principal, request.ip);
-    const group = routeGroupOf(request);
-    await opts.limits.spend(request, reply, 'general', caller);
-    const groupBudget = group && request.routeOptions.config?.budget !== 'general' && GROUP_BUDGETS[group];
-    if (groupBudget) await opts.limits.spend(request, reply, groupBudget, caller);
-    return { principal, refusal, group };
+    await opts.limits.spend(request, reply, 'general', callerKey(principal, request.ip));
+    const declared = declaredBudgetOf(request);
+    if (declared && spentOnArrival(declared)) await spendBudget(opts.limits, request, reply, declared, { principal, clientIp: request.ip });
+    return { principal, refusal, group: routeGroupOf(request) };
   };
 }
 
@@ -104,7 +105,8 @@ export function admission(opts: ContextOptions) {
  * 2. refusals: a bad credential, the User-Agent rule (requests without a key, on routes without a
  *    signed URL), a key's scopes;
  * 3. an EntityManager fork scoped to the caller's organization.
- * Routes not marked public are refused (401) before their input is even validated.
+ * Routes not marked public are refused (401) before their input is even validated. Once the input
+ * is valid, the route's budget keyed on it (sign-in: the target account) is spent, before the handler.
  */
 export const contextPlugin = fp(
   async (app: FastifyInstance, opts: ContextOptions) => {
@@ -130,6 +132,18 @@ export const contextPlugin = fp(
       if (!principal && routeMatched && request.routeOptions.config.auth !== 'public') {
         throw new UnauthenticatedError('Authentication required: send a session token or an API key');
       }
+    });
+
+    // A budget keyed on the input is spent by a preHandler that only routes declaring one carry.
+    const spendDeclared = async (request: FastifyRequest, reply: FastifyReply) => {
+      const declared = declaredBudgetOf(request);
+      if (declared && !spentOnArrival(declared)) await spendBudget(opts.limits, request, reply, declared, request.ctx, request.body);
+    };
+    app.addHook('onRoute', (route) => {
+      const declared = route.config?.budget;
+      if (!declared || spentOnArrival(declared)) return;
+      const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+      route.preHandler = [spendDeclared, ...own];
     });
   },
   { name: 'request-context' },

@@ -75,16 +75,13 @@ export function callerKey(principal: Principal | null, clientIp: string): string
 }
 
 /**
- * The key a budget counts under for this request: the target account for sign-in (`accountKey`),
- * the client address for signup and bad keys, the caller for the rest.
+ * The key a budget counts under when nothing of the input names it: the client address for signup
+ * and bad keys, the caller for the rest. (Sign-in budgets are keyed on the target account: `accountKey`.)
  */
-export function budgetKey(request: FastifyRequest, budget: BudgetName, account?: string): string {
-  if (budget === 'signIn') {
-    if (account === undefined) throw new Error('The sign-in budget is keyed on the target account');
-    return account;
-  }
-  if (budget === 'signup' || budget === 'badKey') return `ip:${request.ip}`;
-  return callerKey(request.ctx?.principal ?? null, request.ip);
+export function budgetKey(budget: BudgetName, caller: { principal: Principal | null; clientIp: string }): string {
+  if (budget === 'signIn') throw new Error('The sign-in budget is keyed on the target account: declare its key');
+  if (budget === 'signup' || budget === 'badKey') return `ip:${caller.clientIp}`;
+  return callerKey(caller.principal, caller.clientIp);
 }
 
 /**

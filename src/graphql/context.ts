@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context/request-context';
 import type { RowColumns } from '../db/entity-rows';
-import { budgetKey, type Limits } from '../context/rate-limits';
+import { spendBudget, type BudgetDeclaration } from '../context/budgets';
+import type { Limits } from '../context/rate-limits';
 import { requestBaseUrl } from '../context/request-base-url';
 import type { LoaderFactory, Loaders, Services } from '../domains/domain-module';
 import { createLoaders } from './loaders';
@@ -24,12 +25,8 @@ export interface GraphqlContext {
   log: FastifyBaseLogger;
   /** The base URL the request reached the service at (absolute links when PUBLIC_API_URL is unset); 400 for a host that is none. */
   requestBaseUrl(): string;
-  /**
-   * Spends one request of a budget beyond the general one (429 when spent): sign-in budgets are
-   * keyed on the account (`accountKey`), signup on the client address, exports on the caller.
-   */
-  spend(budget: 'signIn', account: string): Promise<void>;
-  spend(budget: 'signup' | 'exports'): Promise<void>;
+  /** Spends one request of the budget an operation declares (`@Budget`), keyed on its arguments; 429 when spent. */
+  spendBudget(declaration: BudgetDeclaration, args: unknown): Promise<void>;
 }
 
 /** Builds the GraphQL context from the request context the Fastify hook made. */
@@ -42,7 +39,6 @@ export function graphqlContext(request: FastifyRequest, reply: FastifyReply, ser
     operation,
     log: request.log,
     requestBaseUrl: () => requestBaseUrl(request),
-    spend: (budget: 'signIn' | 'signup' | 'exports', account?: string) =>
-      limits.spend(request, reply, budget, budgetKey(request, budget, account)),
+    spendBudget: (declaration, args) => spendBudget(limits, request, reply, declaration, request.ctx, args),
   };
 }

@@ -1,5 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { WorkspacePlanRows } from './workspace-plan';
+import { ActiveStatus } from '../shared/active-status';
+import { UserType } from '../domains/users/user.entity';
 
 /**
  * Inserts a planned workspace's organization, settings, roles, masters, catalogue and users: one
@@ -177,12 +179,12 @@ export async function insertMasters(client: ClientBase, plan: WorkspacePlanRows,
     townId: x.town === null ? null : townIds[x.town],
     routeId: x.town === null || x.route === null ? null : routeIds[x.town][x.route],
   });
-  const active = u.filter((x) => x.status === 1);
+  const active = u.filter((x) => x.status === ActiveStatus.ACTIVE);
 
   return {
     organizationId,
-    distributors: active.filter((x) => x.userType === 2).map(placed),
-    retailers: active.filter((x) => x.userType === 3).map(placed),
+    distributors: active.filter((x) => x.userType === UserType.DISTRIBUTOR).map(placed),
+    retailers: active.filter((x) => x.userType === UserType.RETAILER).map(placed),
     staff: active.filter((x) => x.userType <= 1).map((x) => userId.get(x.phone)!),
     productionUnits: plan.productionUnits.map((name) => unitRows.find((row) => row.name === name)!.id),
     variants: [...variantRows]

@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { RowCounts, WorkspaceIds } from './masters-sql';
 import { HISTORY_DAYS, addDays } from './workspace-plan';
+import { OrderStatus } from '../domains/orders/order.entity';
 
 /**
  * The orders of one workspace, with their lines, status history and payments, in ONE statement:
@@ -15,7 +16,9 @@ import { HISTORY_DAYS, addDays } from './workspace-plan';
  *   lines; 1-8 lines, each of a different variant;
  * - the status moves 1 → 2 → 3 → 4, one history row per step (the first from null), each step
  *   later than the one before; the status is how far the order had got at the as-of moment (a few
- *   orders stall at an earlier step, as real ones do);
+ *   orders stall at an earlier step, as real ones do). OrderStatus codes are the flow's step
+ *   numbers, and the statement counts in them: a status is 1 + the steps taken, its history rows
+ *   generate_series(1, status);
  * - town and route are the customer's; payments only against delivered orders, after delivery,
  *   never more than the total (one full payment, two instalments, a part payment, or none yet).
  */
@@ -60,7 +63,7 @@ shaped as (
          600 + b1 % 108000 as s1,
          600 + b1 % 108000 + 1800 + b2 % 86400 as s2,
          600 + b1 % 108000 + 1800 + b2 % 86400 + 7200 + b3 % 259200 as s3,
-         case when (b1 / 108000) % 100 < 3 then 1 + (b1 / 10800000) % 3 else 4 end as cap,
+         case when (b1 / 108000) % 100 < 3 then 1 + (b1 / 10800000) % 3 else ${OrderStatus.DELIVERED} end as cap,
          1 + (b2 / 86400) % 8 as n_lines,
          b4 % :nv as vbase
     from placed x
@@ -113,7 +116,7 @@ totals as (
 orders as (
   select n.*, t.total_paise,
          case when creator_draw < 45 then customer_id when creator_draw < 92 then staff_creator end as created_by,
-         case status when 1 then t0 when 2 then t1 when 3 then t2 else t3 end as last_change
+         case status when ${OrderStatus.INITIATED} then t0 when ${OrderStatus.FORWARDED} then t1 when ${OrderStatus.APPROVED} then t2 else t3 end as last_change
     from numbered n join totals t using (seq)
 ),
 ins_orders as (
@@ -138,7 +141,7 @@ ins_history as (
   select x.at, x.at, :org, i.id, nullif(h.k - 1, 0), h.k, x.at,
          case when h.k = 1 then o.created_by else :staff[1 + (o.c4 + h.k * 7919) % :ns] end
     from orders o join ins_orders i using (seq), generate_series(1, o.status) as h(k),
-         lateral (select case h.k when 1 then o.t0 when 2 then o.t1 when 3 then o.t2 else o.t3 end as at) x
+         lateral (select case h.k when ${OrderStatus.INITIATED} then o.t0 when ${OrderStatus.FORWARDED} then o.t1 when ${OrderStatus.APPROVED} then o.t2 else o.t3 end as at) x
    order by i.id, h.k
   returning 1
 ),
@@ -148,7 +151,7 @@ payment_plan as (
          o.t3 + (1800 + o.c2 % 864000) * interval '1 second' as at1,
          o.t3 + (1800 + o.c2 % 864000 + 86400 + o.c3 % 1728000) * interval '1 second' as at2
     from orders o join ins_orders i using (seq)
-   where o.status = 4
+   where o.status = ${OrderStatus.DELIVERED}
 ),
 payments as (
   select pp.order_id, pp.seq, k,

@@ -17,6 +17,7 @@ import {
   TOWNS,
 } from './names';
 import { KeyedRandom, md5Hex } from './random';
+import { ActiveStatus } from '../shared/active-status';
 
 /**
  * Everything of one seeded workspace except its orders, computed in JavaScript from the seed and
@@ -67,7 +68,7 @@ export interface PlannedUser {
   phone: string;
   roleName: string;
   userType: UserType;
-  status: 0 | 1;
+  status: ActiveStatus;
   storeName: string | null;
   /** Index into towns, and into that town's routes. */
   town: number | null;
@@ -243,7 +244,7 @@ export function planWorkspace(seed: number, index: number, ordersPerOrg: number,
       phone: seededPhone(seed, index, userNo),
       roleName,
       userType,
-      status: 1,
+      status: ActiveStatus.ACTIVE,
       storeName: null,
       town: null,
       route: null,
@@ -262,7 +263,7 @@ export function planWorkspace(seed: number, index: number, ordersPerOrg: number,
     const field = roleName === 'Sales Executive' || roleName === 'Delivery Executive';
     add(UserType.EMPLOYEE, roleName, {
       // One employee has left (inactive), as in any real workspace.
-      status: i === counts.employees - 1 ? 0 : 1,
+      status: i === counts.employees - 1 ? ActiveStatus.INACTIVE : ActiveStatus.ACTIVE,
       ...(field ? placeOf(`employee:${i}`) : {}),
     });
   }
@@ -276,11 +277,11 @@ export function planWorkspace(seed: number, index: number, ordersPerOrg: number,
   for (let i = 0; i < counts.retailers; i++) {
     add(UserType.RETAILER, 'Retailer', {
       storeName: `${r.pick(`retailer:${i}:name`, FIRST_NAMES)} ${r.pick(`retailer:${i}:kind`, STORE_KINDS)}`,
-      status: r.chance(`retailer:${i}:inactive`, 0.04) ? 0 : 1,
+      status: r.chance(`retailer:${i}:inactive`, 0.04) ? ActiveStatus.INACTIVE : ActiveStatus.ACTIVE,
       ...placeOf(`retailer:${i}`),
     });
   }
-  const activeUsers = users.filter((u) => u.status === 1).length;
+  const activeUsers = users.filter((u) => u.status === ActiveStatus.ACTIVE).length;
 
   const pan = `${r.chars('pan:letters', 5, PAN_LETTERS)}${r.digits('pan:digits', 4)}${r.chars('pan:last', 1, PAN_LETTERS)}`;
   return {

@@ -158,6 +158,19 @@ describe('GraphQL sign-in with one-time codes and links', () => {
       expectGraphqlError(await gql(VERIFY_OTP, { phone: a.phone, otp: '123456' }), 'RATE_LIMITED', 'Too many requests, please try again later');
       expect(expectGraphqlData(await gql(REQUEST_OTP, { phone: uniquePhone() }))).toEqual({ requestOtp: { message: OTP_SENT } });
     });
+
+    it('spends the account budget once per root field: of three aliased requests with one attempt left, the third alone is refused', async () => {
+      const a = await newAccount();
+      for (let i = 0; i < 18; i += 1) expect((await post('/auth/otp/request', { phone: a.phone })).statusCode, `request ${i + 1}`).toBe(200);
+      const THRICE = 'mutation($phone: String!) { first: requestOtp(phone: $phone) { message } second: requestOtp(phone: $phone) { message } third: requestOtp(phone: $phone) { message } }';
+      const { result, sent } = await capture(() => gql(THRICE, { phone: a.phone }));
+      // A non-null root field that fails nulls the whole answer; the first two ran all the same.
+      expect(result.errors).toEqual([expect.objectContaining({ path: ['third'], extensions: expect.objectContaining({ code: 'RATE_LIMITED' }) })]);
+      expect(sent.map((m) => m.to)).toEqual([a.phone, a.phone]);
+      const rest = await post('/auth/otp/request', { phone: a.phone });
+      expect(rest.statusCode, rest.body).toBe(429);
+      expect(rest.headers).toMatchObject({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0' });
+    });
   });
 
   describe('requestMagicLink and verifyMagicLink', () => {

@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
+import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import type { Row } from '../../db/entity-rows';
@@ -19,9 +20,9 @@ export function signInPayload({ token, user, organization, modules }: SignInResu
 @Resolver()
 export class AuthResolver {
   @InGroup('signup')
+  @Budget('signup')
   @Mutation(() => SignupPayload, { complexity: COST.password, description: 'Creates a workspace, its settings, its roles and its first admin.' })
-  async signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignupPayload> {
-    await spend('signup');
+  async signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { ctx, services }: GraphqlContext): Promise<SignupPayload> {
     const { token, user, organization } = await services.signup.register(ctx.em, input);
     return { token, user, workspace: organization };
   }
@@ -37,21 +38,21 @@ export class AuthResolver {
   }
 
   @InGroup('auth')
+  @Budget('signIn', ({ input }: { input: LoginInput }) => accountKey({ email: input.email }))
   @Mutation(() => SignInPayload, { complexity: COST.password, description: 'Password sign-in behind the bot-check. Five failures lock the account for 30 minutes.' })
-  async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
-    await spend('signIn', accountKey({ email: input.email }));
+  async login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.passwordAuth.login(ctx, input));
   }
 
   @Authorized()
   @InGroup('auth')
+  @Budget('signIn', (_args, ctx) => accountKey({ userId: ctx.requireSession().userId }))
   @Mutation(() => String, { complexity: COST.password, description: 'Changes the password; returns a new session token, and every earlier one stops working.' })
   async changePassword(
     @Arg('currentPassword') currentPassword: string,
     @Arg('newPassword') newPassword: string,
-    @Ctx() { ctx, services, spend }: GraphqlContext,
+    @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<string> {
-    await spend('signIn', accountKey({ userId: ctx.requireSession().userId }));
     return services.passwordAuth.changePassword(ctx, currentPassword, newPassword);
   }
 

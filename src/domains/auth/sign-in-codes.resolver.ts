@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { accountKey } from '../../context/rate-limits';
+import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { signInPayload } from './auth.resolver';
@@ -11,28 +12,28 @@ import { COST } from '../../graphql/costs';
 @Resolver()
 export class SignInCodesResolver {
   @InGroup('auth')
+  @Budget('signIn', ({ phone }: { phone: string }) => accountKey({ phone }))
   @Mutation(() => CodeSentPayload, { complexity: COST.write, description: 'Texts a 6-digit code (valid 5 minutes) to the phone of an active account.' })
-  async requestOtp(@Arg('phone') phone: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<CodeSentPayload> {
-    await spend('signIn', accountKey({ phone }));
+  async requestOtp(@Arg('phone') phone: string, @Ctx() { ctx, services }: GraphqlContext): Promise<CodeSentPayload> {
     await services.otpAuth.request(ctx, phone);
     return { message: 'If this number belongs to an active account, a sign-in code has been sent to it' };
   }
 
   @InGroup('auth')
+  @Budget('signIn', ({ phone }: { phone: string }) => accountKey({ phone }))
   @Mutation(() => SignInPayload, { complexity: COST.write, description: 'Signs in with the SMS code. Every failure answers the same.' })
-  async verifyOtp(@Arg('phone') phone: string, @Arg('otp') otp: string, @Ctx() { ctx, services, spend }: GraphqlContext): Promise<SignInPayload> {
-    await spend('signIn', accountKey({ phone }));
+  async verifyOtp(@Arg('phone') phone: string, @Arg('otp') otp: string, @Ctx() { ctx, services }: GraphqlContext): Promise<SignInPayload> {
     return signInPayload(await services.otpAuth.verify(ctx, phone, otp));
   }
 
   @InGroup('auth')
+  @Budget('signIn', ({ email }: { email: string }) => accountKey({ email }))
   @Mutation(() => CodeSentPayload, { complexity: COST.write, description: 'E-mails a single-use sign-in link, or a link to set a new password.' })
   async requestMagicLink(
     @Arg('email') email: string,
     @Arg('purpose', () => LinkPurpose, { defaultValue: LinkPurpose.SIGN_IN }) purpose: LinkPurpose,
-    @Ctx() { ctx, services, spend }: GraphqlContext,
+    @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<CodeSentPayload> {
-    await spend('signIn', accountKey({ email }));
     await services.linkAuth.request(ctx, email, purpose);
     return { message: 'If this address belongs to an active account, a link has been sent to it' };
   }

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { executeSql, raw, sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import { ActiveStatus } from '../../shared/active-status';
+import { OrderStatus } from '../orders/order.entity';
+import { UserType } from '../users/user.entity';
 
 /** The twelve numbers of GET /dashboard/stats ("today" is the workspace's local day). */
 @ObjectType({ simpleResolvers: true })
@@ -54,12 +57,12 @@ export function statsStatement(organizationId: number, clock: Sql = raw('now()')
            (((${clock} at time zone zone.time_zone)::date + 1)::timestamp at time zone zone.time_zone) as ends
       from zone),
   orders as (
-    select coalesce(sum(r.orders) filter (where r.status = 1), 0) as initiated,
-           coalesce(sum(r.orders) filter (where r.status = 2), 0) as forwarded,
-           coalesce(sum(r.orders) filter (where r.status = 3), 0) as approved,
-           coalesce(sum(r.orders) filter (where r.status = 4), 0) as delivered,
+    select coalesce(sum(r.orders) filter (where r.status = ${OrderStatus.INITIATED}), 0) as initiated,
+           coalesce(sum(r.orders) filter (where r.status = ${OrderStatus.FORWARDED}), 0) as forwarded,
+           coalesce(sum(r.orders) filter (where r.status = ${OrderStatus.APPROVED}), 0) as approved,
+           coalesce(sum(r.orders) filter (where r.status = ${OrderStatus.DELIVERED}), 0) as delivered,
            coalesce(sum(r.total_amount) filter (where r.day = (select today from day)), 0) as today_revenue,
-           coalesce(sum(r.outstanding_amount) filter (where r.status = 4), 0) as pending_amount,
+           coalesce(sum(r.outstanding_amount) filter (where r.status = ${OrderStatus.DELIVERED}), 0) as pending_amount,
            coalesce(sum(r.paid_amount), 0) as total_collection
       from order_day_rollup r
      where ${t.owns()})
@@ -68,7 +71,7 @@ export function statsStatement(organizationId: number, clock: Sql = raw('now()')
     orders.forwarded as order_forwarded_count,
     orders.approved as order_approved_count,
     orders.delivered as order_delivered_count,
-    (select count(*) from app_user u where ${t.owns('u')} and u.user_type = 1 and u.status = 1) as total_employees,
+    (select count(*) from app_user u where ${t.owns('u')} and u.user_type = ${UserType.EMPLOYEE} and u.status = ${ActiveStatus.ACTIVE}) as total_employees,
     (select count(distinct a.user_id) from attendance a, day where ${t.owns('a')} and a.day = day.today) as today_attendance,
     (select count(*) from outlet ol where ${t.owns('ol')} and ol.tagged_at is not null) as total_tagged_outlets,
     (select count(*) from outlet ol, day where ${t.owns('ol')} and ol.tagged_at >= day.starts and ol.tagged_at < day.ends) as today_tagged_outlets,

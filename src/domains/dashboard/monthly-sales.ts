@@ -2,6 +2,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql, tenantSql, type Sql } from '../../db/tenant-sql';
 import type { SalesPeriods } from './sales-periods';
+import { ActiveStatus } from '../../shared/active-status';
 
 /** How a number compares with the one of the period before. */
 export enum ChangeStatus {
@@ -115,7 +116,7 @@ export function monthlySalesStatement(organizationId: number, p: SalesPeriods): 
            coalesce(t.prev_year_data, 0) as prev_year_data
       from product_class c
       left join totals t on t.class_id = c.id
-     where ${t.owns('c')} and (c.status = 1 or t.class_id is not null))
+     where ${t.owns('c')} and (c.status = ${ActiveStatus.ACTIVE} or t.class_id is not null))
   select e.id, e.name, e.unit, e.today_total, e.yesterday_total, e.month_data, e.current_year_data, e.prev_year_data,
          round(e.month_data / period.month_days, 2) as month_data_avg,
          case when e.yesterday_total = 0 then case when e.today_total > 0 then 100 else 0 end

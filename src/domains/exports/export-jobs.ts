@@ -41,7 +41,7 @@ export class ExportJobService {
 
   /** Checks the request as a download would (400s now, not later), records the job and queues it in one transaction. */
   async start(ctx: RequestContext, request: ExportRequest): Promise<ExportJobView> {
-    const plan = await this.exports.planFor(ctx, request);
+    const plan = await this.exports.plan(ctx, request);
     const job = await ctx.em.transactional(async (tx) => {
       const created = tx.create(ExportJob, {
         organizationId: ctx.organizationId,
@@ -93,11 +93,11 @@ export class ExportJobService {
     Object.assign(job, { status: ExportStatus.RUNNING, startedAt: new Date(), rowsDone: 0, error: null });
     await em.flush();
     try {
-      const plan = await this.exports.plan(em, organizationId, { kind: job.kind, format: job.format, filters: job.filters });
+      const plan = await this.exports.writer.plan(em, organizationId, { kind: job.kind, format: job.format, filters: job.filters });
       job.rowsTotal = plan.total;
       await em.flush();
       const file = new ChunkWriter(em.fork(), organizationId, id);
-      const rows = await this.exports.write(em, plan, file, (done) =>
+      const rows = await this.exports.writer.write(em, plan, file, (done) =>
         em.execute('update export_job set rows_done = ? where organization_id = ? and id = ?', [done, organizationId, id]).then(() => undefined),
       );
       const finishedAt = new Date();
@@ -132,13 +132,15 @@ export class ExportJobService {
    * export's own workspace (404 otherwise). A file past its retention is 410 (until the hourly
    * clean-up deletes its record); an expired link to a kept file is 403.
    */
-  async download(unscoped: EntityManager, link: { id: number; expires: number; signature: string }, callerOrganizationId: number | null): Promise<ExportDownload> {
-    const [owner] = await unscoped.execute<{ organization_id: number }[]>('select organization_id from export_job where id = ?', [link.id]);
+  async download(ctx: RequestContext, link: { id: number; expires: number; signature: string }): Promise<ExportDownload> {
+    const callerOrganizationId = ctx.principal?.organizationId ?? null;
+    // The link names the workspace: its owner is looked up across workspaces, then read inside its own.
+    const [owner] = await ctx.em.execute<{ organization_id: number }[]>('select organization_id from export_job where id = ?', [link.id]);
     if (!owner || !this.links.verify(owner.organization_id, link.id, link.expires, link.signature)) {
       throw new ForbiddenError('This download link is not valid');
     }
     if (callerOrganizationId !== null && callerOrganizationId !== owner.organization_id) throw new NotFoundError('Export', link.id);
-    const em = unscoped.fork();
+    const em = ctx.em.fork();
     scopeToOrganization(em, owner.organization_id);
     const job = await em.findOne(ExportJob, { id: link.id });
     // The file's retention first: a link never outlives its file, so past it every link has expired too.

@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, Field, Float, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { ActiveStatus } from '../../shared/active-status';
@@ -86,6 +87,7 @@ function filtersOf(input: ExportFiltersInput | null | undefined): ExportFilters 
 export class ExportResolver {
   // It reads, as GET /exports/* does: API keys need `read` and the exports scope, not `write`.
   @InGroup('exports', { readsOnly: true })
+  @Budget('exports')
   @Mutation(() => ExportJobType, {
     complexity: COST.write,
     description: 'Queues an export job (workspace administrators and API keys with read and exports); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
@@ -94,9 +96,8 @@ export class ExportResolver {
     @Arg('kind', () => ExportKind) kind: ExportKind,
     @Arg('format', () => ExportFormat, { defaultValue: ExportFormat.XLSX }) format: ExportFormat,
     @Arg('filters', () => ExportFiltersInput, { nullable: true }) filters: ExportFiltersInput | null,
-    @Ctx() { ctx, services, spend }: GraphqlContext,
+    @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<ExportJobType> {
-    await spend('exports');
     return present(await services.exportJobs.start(ctx, { kind, format, filters: filtersOf(filters) }));
   }
 

@@ -1,219 +1,48 @@
-import type { Writable } from 'node:stream';
-import { setImmediate } from 'node:timers/promises';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { PassThrough, type Readable } from 'node:stream';
 import type { RequestContext } from '../../context/request-context';
-import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
-import { ValidationError } from '../../errors/app-error';
-import { cellValue, ColumnTotals, displayValue, printedValue, type CellType, type CellValue } from './export-columns';
-import { checkFilters } from './export-filters';
-import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT, type ExportFilters, type ExportKind } from './export-kinds';
+import { ExportFormat } from './export-kinds';
+import { ExportWriter, type ExportPlan, type ExportRequest } from './export-writer';
 import type { LogoFetcher } from './pdf/logo-fetch';
-import { PrintedRows, type Branding, type PdfInput } from './pdf/pdf-input';
 import type { PdfRenderer } from './pdf/pdf-renderer';
-import { countRows, forEachBatch } from './row-cursor';
-import { EXPORT_SOURCES } from './sources';
-import type { ExportSource } from './sources/export-source';
-import { XlsxWriter } from './xlsx-writer';
 
-/** What is asked for: a kind, a format and the kind's filters. */
-export interface ExportRequest {
-  kind: ExportKind;
-  format: ExportFormat;
-  filters: ExportFilters;
-}
+export type { ExportPlan, ExportRequest } from './export-writer';
 
-/** A checked export, counted and named, ready to be written. */
-export interface ExportPlan extends ExportRequest {
-  organizationId: number;
-  source: ExportSource;
-  /** Rows at planning time. */
-  total: number;
+/** An export file, ready to be sent: a PDF whole, an XLSX as the stream it is being written into. */
+export interface ExportFile {
   fileName: string;
   contentType: string;
-  filterLines: string[];
-  workspace: WorkspaceFacts;
-}
-
-interface WorkspaceFacts {
-  name: string;
-  timeZone: string;
-  localDay: string;
-  /** 'YYYY-MM-DD HH:MI' in the workspace's time zone. */
-  localNow: string;
-  branding: Omit<Branding, 'logo'> & { logoUrl: string | null };
-}
-
-type WorkspaceRow = {
-  display_name: string;
-  time_zone: string;
-  local_day: string;
-  local_now: string;
-  logo: string | null;
-  primary_color: string;
-  org_footer_name: string;
-  org_address: string;
-  gstin: string;
-  fssai: string;
-  contact_number: string;
-};
-
-async function workspaceFacts(em: EntityManager, organizationId: number): Promise<WorkspaceFacts> {
-  const t = tenantSql(organizationId, 'c');
-  const [w] = await executeSql<WorkspaceRow>(
-    em,
-    sql`select o.display_name, c.time_zone, c.logo, c.primary_color, c.org_footer_name, c.org_address, c.gstin, c.fssai, c.contact_number,
-            to_char(now() at time zone c.time_zone, 'YYYY-MM-DD') as local_day,
-            to_char(now() at time zone c.time_zone, 'YYYY-MM-DD HH24:MI') as local_now
-       from workspace_config c join organization o on o.id = c.organization_id
-      where ${t.owns()}`,
-  );
-  return {
-    name: w.display_name,
-    timeZone: w.time_zone,
-    localDay: w.local_day,
-    localNow: w.local_now,
-    branding: {
-      name: w.org_footer_name || w.display_name,
-      address: w.org_address,
-      contactNumber: w.contact_number,
-      gstin: w.gstin,
-      fssai: w.fssai,
-      footerName: w.org_footer_name,
-      primaryColor: w.primary_color,
-      logoUrl: w.logo,
-    },
-  };
+  /** A stream fails (is destroyed with the error) if writing stops half-way. */
+  body: Buffer | Readable;
 }
 
 /**
- * A PDF's rows are read PDF_BATCH_SIZE at a time and printed ROWS_BETWEEN_TURNS between two turns
- * of the event loop (under 1 ms of work): a batch of 1,000 had held the loop 10–27 ms, which other
- * requests waited out (bench/, PDF pair). XLSX batches stay at BATCH_SIZE: the writer hands each
- * to the compressor and waits, and an export job records its progress once a batch.
- */
-const PDF_BATCH_SIZE = 250;
-const ROWS_BETWEEN_TURNS = 50;
-
-/** Right-aligned in print. */
-const NUMERIC: readonly CellType[] = ['integer', 'money', 'quantity'];
-
-const countText = (n: number) => `${n.toLocaleString('en-IN')} ${n === 1 ? 'row' : 'rows'}`;
-
-/**
- * Orders, users and sales as XLSX (streamed by cursor, any size) or PDF (branded, at most
- * PDF_ROW_LIMIT rows, laid out on a worker thread). Used by the REST downloads and the export jobs.
+ * Orders, users and sales as files, for a request's caller: workspace administrators and API
+ * keys (their scopes decide). The REST downloads and the export jobs both start here.
  */
 export class ExportService {
-  constructor(
-    private readonly pdf: PdfRenderer,
-    private readonly logos: LogoFetcher,
-  ) {}
+  /** The writing engine, shared with the job worker (which has no request). */
+  readonly writer: ExportWriter;
 
-  /** `plan` for a request's caller: workspace administrators and API keys (their scopes decide). */
-  planFor(ctx: RequestContext, request: ExportRequest): Promise<ExportPlan> {
+  constructor(pdf: PdfRenderer, logos: LogoFetcher) {
+    this.writer = new ExportWriter(pdf, logos);
+  }
+
+  /** Checks an export for the caller: filters, row count and PDF cap; every refusal comes here, before a byte is written. */
+  plan(ctx: RequestContext, request: ExportRequest): Promise<ExportPlan> {
     ctx.requireAdminOrKey();
-    return this.plan(ctx.em, ctx.organizationId, request);
+    return this.writer.plan(ctx.em, ctx.organizationId, request);
   }
 
   /**
-   * Everything that can be refused before a byte is written: the filters (400 naming the filter),
-   * the row count and the PDF cap (400 naming `format`).
+   * The file of an export, once planned (so every 400 comes first): a PDF is laid out whole; an
+   * XLSX streams from the database cursor as it is written.
    */
-  async plan(em: EntityManager, organizationId: number, request: ExportRequest): Promise<ExportPlan> {
-    const source = EXPORT_SOURCES[request.kind];
-    const { filters, names } = await checkFilters(em, organizationId, request.kind, source, request.filters);
-    const total = await countRows(em, source.rows(organizationId, filters));
-    if (request.format === ExportFormat.PDF && total > PDF_ROW_LIMIT) {
-      const [limit, rows] = [PDF_ROW_LIMIT, total].map((n) => n.toLocaleString('en-IN'));
-      throw new ValidationError('format', `must be xlsx for more than ${limit} rows (this export has ${rows}; a PDF holds at most ${limit}), or narrow the filters`);
-    }
-    const workspace = await workspaceFacts(em, organizationId);
-    return {
-      ...request,
-      filters,
-      organizationId,
-      source,
-      total,
-      fileName: exportFileName(request.kind, request.format, workspace.localDay),
-      contentType: CONTENT_TYPES[request.format],
-      filterLines: source.describe(filters, names),
-      workspace,
-    };
-  }
-
-  /**
-   * Writes the planned file into `output` (which it ends) and returns the rows written.
-   * `onProgress` hears the rows read so far after each batch.
-   */
-  async write(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
-    if (plan.format === ExportFormat.PDF) {
-      const { bytes, rows } = await this.pdfOf(em, plan, onProgress);
-      await new Promise<void>((resolve, reject) => output.end(bytes, (err?: Error | null) => (err ? reject(err) : resolve())));
-      return rows;
-    }
-    return this.xlsxInto(em, plan, output, onProgress);
-  }
-
-  /** The PDF, whole (it is capped at PDF_ROW_LIMIT rows). */
-  async pdfOf(em: EntityManager, plan: ExportPlan, onProgress?: (rows: number) => Promise<void>): Promise<{ bytes: Buffer; rows: number }> {
-    const { columns } = plan.source;
-    // A rendering thread gets ready while the rows are read.
-    this.pdf.prepare();
-    const totals = new ColumnTotals(columns);
-    const printed = new PrintedRows();
-    const rows = await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
-      for (let at = 0; at < batch.length; at += ROWS_BETWEEN_TURNS) {
-        if (at > 0) await setImmediate();
-        for (const raw of batch.slice(at, at + ROWS_BETWEEN_TURNS)) {
-          totals.add(raw);
-          printed.add(columns.map((c) => printedValue(c.type, raw[c.key])));
-        }
-      }
-      await onProgress?.(printed.count);
-    }, PDF_BATCH_SIZE);
-    const totalsRow = totals.any ? totals.row('Total') : null;
-    const input: PdfInput = {
-      title: plan.source.title,
-      filterLines: plan.filterLines,
-      summaryLine: `Generated ${plan.workspace.localNow} (${plan.workspace.timeZone}) · ${countText(rows)}`,
-      orientation: plan.source.orientation,
-      columns: columns.map((c) => ({ header: c.header, width: c.width, alignment: NUMERIC.includes(c.type) ? 'right' : 'left' })),
-      rows: printed.pack(),
-      totals: totalsRow && columns.map((c) => displayValue(c.type, totalsRow[c.key])),
-      branding: { ...plan.workspace.branding, logo: await this.logos.dataUrl(plan.workspace.branding.logoUrl) },
-    };
-    return { bytes: await this.pdf.render(input), rows };
-  }
-
-  private async xlsxInto(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
-    const { columns } = plan.source;
-    const totals = new ColumnTotals(columns);
-    const writer = new XlsxWriter(output, columns, {
-      title: plan.source.title,
-      workspace: plan.workspace.name,
-      filterLines: plan.filterLines,
-      generated: `${plan.workspace.localNow} (${plan.workspace.timeZone})`,
-    });
-    let done = 0;
-    await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
-      // Row by row, so a row's typed cells are garbage before the next is made: nothing of a
-      // batch but its raw rows and its XML lives long enough to be promoted out of V8's young generation.
-      for (const raw of batch) {
-        const row = this.cellsOf(plan, raw);
-        totals.add(row);
-        writer.addRow(row);
-      }
-      await writer.flush();
-      done += batch.length;
-      await onProgress?.(done);
-    });
-    await writer.finish(totals.any ? totals.row('Total') : null);
-    return done;
-  }
-
-  private cellsOf(plan: ExportPlan, raw: Record<string, unknown>): Record<string, CellValue> {
-    const cells: Record<string, CellValue> = {};
-    for (const c of plan.source.columns) cells[c.key] = cellValue(c.type, raw[c.key]);
-    return cells;
+  async file(ctx: RequestContext, request: ExportRequest): Promise<ExportFile> {
+    const plan = await this.plan(ctx, request);
+    const described = { fileName: plan.fileName, contentType: plan.contentType };
+    if (plan.format === ExportFormat.PDF) return { ...described, body: (await this.writer.pdfOf(ctx.em, plan)).bytes };
+    const body = new PassThrough();
+    this.writer.write(ctx.em, plan, body).catch((err: unknown) => body.destroy(err as Error));
+    return { ...described, body };
   }
 }

@@ -8,6 +8,7 @@ import { likeEscape } from '../../lists/search';
 import { requireStaff } from '../auth/permissions';
 import type { Outlet } from './outlet.entity';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
+import { ACTIVE_STATUSES } from '../../shared/active-status';
 
 /** Filters of a master list. */
 export interface MasterFilter {
@@ -85,7 +86,7 @@ export class MasterService {
   }
 
   private status(value: number): number {
-    return rules.oneOf('status', value, [0, 1]);
+    return rules.oneOf('status', value, ACTIVE_STATUSES);
   }
 
   private async assertNameFree(ctx: RequestContext, kind: MasterKind, data: Partial<MasterEntity>, current?: MasterEntity) {

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/app-error';
 import type { ProductVariant } from '../products/product-variant.entity';
+import { ActiveStatus } from '../../shared/active-status';
 
 /** A requested order line. */
 export interface OrderLineInput {
@@ -49,7 +50,7 @@ export function priceLines(lines: OrderLineInput[], variants: Map<number, Produc
   let totalPaise = 0;
   const priced = lines.map((line, i) => {
     const variant = variants.get(line.productVariantId);
-    if (!variant || variant.status !== 1 || variant.product.status !== 1) {
+    if (!variant || variant.status !== ActiveStatus.ACTIVE || variant.product.status !== ActiveStatus.ACTIVE) {
       throw new ValidationError(`items[${i}].productVariantId`, 'does not name an active product variant of this workspace');
     }
     const unitPaise = Math.round(variant.sp * 100);

@@ -15,6 +15,9 @@ export enum OrderStatus {
 }
 registerEnumType(OrderStatus, { name: 'OrderStatus' });
 
+/** Every order status code, in flow order: 1, 2, 3, 4. */
+export const ORDER_STATUSES = Object.values(OrderStatus).filter((v): v is OrderStatus => typeof v === 'number');
+
 /** A customer's order. Town and route are copied from the customer when the order is placed. */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'sales_order' })

@@ -31,7 +31,7 @@ import { orderSearchConditions } from './order-search';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
-import { Order, OrderStatus } from './order.entity';
+import { Order, ORDER_STATUSES, OrderStatus } from './order.entity';
 
 /** Filters of the order list. */
 export interface OrderFilter {
@@ -192,7 +192,7 @@ export class OrderService {
     const dateFrom = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const dateTo = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (dateFrom && dateTo && dateFrom > dateTo) throw new ValidationError('dateFrom', 'must not be after dateTo');
-    if (filter.status != null) rules.oneOf('status', filter.status, [1, 2, 3, 4]);
+    if (filter.status != null) rules.oneOf('status', filter.status, ORDER_STATUSES);
     // Every condition is ANDed to the tenant's and the caller's, so no filter can widen what is visible.
     const where = this.visible(ctx);
     const add = (condition: Sql) => where.conditions.push(condition);
@@ -213,7 +213,7 @@ export class OrderService {
 
   private async productionUnit(ctx: RequestContext, id: number | null): Promise<ProductionUnit | null> {
     if (id === null) return null;
-    const unit = await ctx.em.findOne(ProductionUnit, { id, status: 1 });
+    const unit = await ctx.em.findOne(ProductionUnit, { id, status: ActiveStatus.ACTIVE });
     if (!unit) throw new ValidationError('productionUnitId', 'does not name an active production unit of this workspace');
     return unit;
   }

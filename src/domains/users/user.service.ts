@@ -105,7 +105,7 @@ export class UserService {
     if (data.storeName && !isCustomerType(userType)) {
       throw new ValidationError('storeName', 'is only for distributors and retailers');
     }
-    const role = await ctx.em.findOne(Role, { id: input.roleId, status: 1 });
+    const role = await ctx.em.findOne(Role, { id: input.roleId, status: ActiveStatus.ACTIVE });
     if (!role) throw new ValidationError('roleId', 'does not name an active role of this workspace');
     const { town, route } = await this.place(ctx, input.townId ?? null, input.routeId ?? null);
     await assertContactsUnused(ctx.em, data.officialEmail, data.primaryContactNumber);

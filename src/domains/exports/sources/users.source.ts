@@ -35,7 +35,7 @@ export const usersSource: ExportSource = {
     return {
       select: `u.id, trim(u.first_name || ' ' || u.last_name) as name, ${typeLabel} as user_type,
         u.primary_contact_number as phone, u.official_email as email, u.store_name, t.name as town,
-        r.name as route, ro.name as role, case u.status when 1 then 'Active' else 'Inactive' end as status,
+        r.name as route, ro.name as role, case u.status when ${ActiveStatus.ACTIVE} then 'Active' else 'Inactive' end as status,
         ${localTimestamp('u.created_at')} as created_at`,
       from: sql`app_user u
         ${t.join('workspace_config', 'wc')}
