@@ -15,6 +15,7 @@ import { taskDepsOf } from '../../jobs/worker';
 import { CHUNK_BYTES, ChunkWriter } from '../../src/domains/exports/chunk-store';
 import { DOWNLOAD_LINK_TTL_MS, DownloadLinks } from '../../src/domains/exports/download-links';
 import { EXPORT_FILE_RETENTION_MS, EXPORT_JOB_MAX_ATTEMPTS } from '../../src/domains/exports/export-jobs';
+import { PDF_BATCH_SIZE } from '../../src/domains/exports/export-writer';
 import { BATCH_SIZE } from '../../src/domains/exports/row-cursor';
 import { UserType } from '../../src/domains/users/user.entity';
 import { secretsFrom } from '../../src/secrets';
@@ -171,8 +172,9 @@ class Stage {
       if (job.status === 'QUEUED' || job.status === 'RUNNING') {
         expect(job).toMatchObject({ byteSize: null, finishedAt: null, expiresAt: null, downloadUrl: null, downloadUrlExpiresAt: null });
         expect(job.progress).toBe(job.rowsTotal ? Math.round(Math.min(job.rowsDone / job.rowsTotal, 1) * 1000) / 1000 : 0);
-        // Progress is reported after each batch read: whole batches, or every row once the last (short) batch is in.
-        expect(job.rowsDone % BATCH_SIZE === 0 || job.rowsDone === job.rowsTotal, `rowsDone ${job.rowsDone} of ${job.rowsTotal}`).toBe(true);
+        // Progress is reported after each batch read: whole batches (a PDF reads smaller ones), or every row once the last (short) batch is in.
+        const batch = job.format === 'PDF' ? PDF_BATCH_SIZE : BATCH_SIZE;
+        expect(job.rowsDone % batch === 0 || job.rowsDone === job.rowsTotal, `rowsDone ${job.rowsDone} of ${job.rowsTotal}`).toBe(true);
       }
       if (done(job)) return { ...job, seen, snapshots };
       if (Date.now() > deadline) throw new Error(`export ${id} still ${job.status} after 20 s`);

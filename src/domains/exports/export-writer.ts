@@ -90,7 +90,7 @@ async function workspaceFacts(em: EntityManager, organizationId: number): Promis
  * requests waited out (bench/, PDF pair). XLSX batches stay at BATCH_SIZE: the writer hands each
  * to the compressor and waits, and an export job records its progress once a batch.
  */
-const PDF_BATCH_SIZE = 250;
+export const PDF_BATCH_SIZE = 250;
 const ROWS_BETWEEN_TURNS = 50;
 
 /** Right-aligned in print. */
