@@ -6,7 +6,7 @@ import { deliveryDepsOf } from '../src/domains/webhooks/delivery-deps';
 import type { HostResolver } from '../src/domains/webhooks/target-guard';
 import type { Secrets } from '../src/secrets';
 import { exportJobServiceOf } from '../src/domains/exports/export-job-service-of';
-import { Slots } from '../src/shared/slots';
+import { Slots } from '../src/concurrency/slots';
 import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';
 import { openWorkerPool } from './worker-pool';

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { closedObjects } from '../src/shared/validator-compiler';
+import { closedObjects } from '../src/http/validator-compiler';
 
 /** Interface version shown in the OpenAPI document. */
 export const API_VERSION = '1.0.0';

@@ -2,7 +2,7 @@ import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/lists/page-request';
 import { ORDER_STATUSES } from '../src/domains/orders/order.entity';
 import { ORDER_STATUS_LABELS } from '../src/domains/orders/order-status.rules';
-import { ACTIVE_STATUSES } from '../src/shared/active-status';
+import { ACTIVE_STATUSES } from '../src/db/active-status';
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

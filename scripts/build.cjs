@@ -17,7 +17,7 @@ const { createRequire } = require('node:module');
 const path = require('node:path');
 
 /** What swc compiles, relative to the project root; dist/ mirrors these paths. */
-const INPUTS = ['src', 'rest-shim', 'jobs', 'mikro-orm.config.ts'];
+const INPUTS = ['src', 'rest-shim', 'jobs', 'scripts', 'mikro-orm.config.ts'];
 const OUT_DIR = 'dist';
 const SWC_ARGS = [...INPUTS, '-d', OUT_DIR, '--config-file', '.swcrc', '-q'];
 const FINGERPRINT_FILE = path.join(OUT_DIR, '.build-fingerprint');

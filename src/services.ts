@@ -1,7 +1,7 @@
 import { DOMAINS, catalogOf } from './domains';
 import type { DomainModule, ServiceDeps, Services } from './domains/domain-module';
 import { createMessenger } from './messaging/messenger';
-import { BackgroundTasks, type FailureLog } from './shared/background-tasks';
+import { BackgroundTasks, type FailureLog } from './concurrency/background-tasks';
 
 export type { Services } from './domains/domain-module';
 

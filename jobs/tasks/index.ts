@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TaskList } from 'graphile-worker';
 import type { ExportJobService } from '../../src/domains/exports/export-jobs';
 import type { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
-import type { Slots } from '../../src/shared/slots';
+import type { Slots } from '../../src/concurrency/slots';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';

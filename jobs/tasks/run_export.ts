@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import type { ExportJobService } from '../../src/domains/exports/export-jobs';
-import type { Slots } from '../../src/shared/slots';
+import type { Slots } from '../../src/concurrency/slots';
 
 const Payload = z.object({ organizationId: z.number().int().positive(), exportJobId: z.number().int().positive() });
 

@@ -1,7 +1,7 @@
 import { unlockAccount } from '../domains/auth/lockout';
 import { WorkspacePlan, WorkspaceStatus, type Organization } from '../domains/workspace/organization.entity';
 import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
-import * as rules from '../shared/rules';
+import * as rules from '../validation/rules';
 import type { CliCommand } from './cli-command';
 import { statsCommands } from './stats-commands';
 

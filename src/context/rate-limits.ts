@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { RateLimitedError } from '../errors/app-error';
-import { compactPhone } from '../shared/rules';
+import { compactPhone } from '../validation/rules';
 import type { Principal } from './request-context';
 
 /** One counting window of a budget. */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { RowColumns } from '../db/entity-rows';
 import type { Messenger } from '../messaging/messenger';
 import type { Secrets } from '../secrets';
-import type { BackgroundTasks } from '../shared/background-tasks';
+import type { BackgroundTasks } from '../concurrency/background-tasks';
 import type { HostResolver } from './webhooks/target-guard';
 
 /**

@@ -1,4 +1,4 @@
-import { NUL_PROBLEM } from '../shared/nul-characters';
+import { NUL_PROBLEM } from '../validation/nul-characters';
 
 /** The parts of an Ajv error that a message is made from. */
 export interface SchemaViolation {

@@ -4,7 +4,7 @@ import { callerKey } from '../context/rate-limits';
 import { actualCostOf } from './actual-cost';
 import type { GraphqlContext } from './context';
 import type { CostBudget, ThrottleStatus } from './cost-budget';
-import type { Slots } from '../shared/slots';
+import type { Slots } from '../concurrency/slots';
 import { estimatorOf, HEAVY_OPERATION_COST, MAX_QUERY_COMPLEXITY } from './limits';
 import { tooComplex } from './operation-shape';
 import { workspaceShareOf } from './workspace-share';

@@ -4,7 +4,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Limits } from '../context/rate-limits';
 import type { LoaderFactory, Services } from '../domains/domain-module';
-import { Slots } from '../shared/slots';
+import { Slots } from '../concurrency/slots';
 import { compiledExecution } from './compiled-execution';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';

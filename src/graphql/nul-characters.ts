@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, visit, type ArgumentNode, type DocumentNode, type ValueNode } from 'graphql';
-import { holdsNulCharacter, NUL_PROBLEM, nulCharacterPaths } from '../shared/nul-characters';
+import { holdsNulCharacter, NUL_PROBLEM, nulCharacterPaths } from '../validation/nul-characters';
 import type { GraphqlContext } from './context';
 
 type Path = Array<string | number>;

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import type { WorkspacePlanRows } from './workspace-plan';
-import { ActiveStatus } from '../shared/active-status';
+import { ActiveStatus } from '../db/active-status';
 import { UserType } from '../domains/users/user.entity';
 
 /**

@@ -17,7 +17,7 @@ import {
   TOWNS,
 } from './names';
 import { KeyedRandom, md5Hex } from './random';
-import { ActiveStatus } from '../shared/active-status';
+import { ActiveStatus } from '../db/active-status';
 
 /**
  * Everything of one seeded workspace except its orders, computed in JavaScript from the seed and

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { buildSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_FILES } from '../../src/scripts/schemas';
+import { SCHEMA_FILES } from '../../scripts/schemas';
 import { BROWSER_AGENT, buildTestApp, type TestApp } from '../helpers/test-app';
 import { existingIds, fuzzResolver, fuzzWorkspace, noOutboundFetch, restoreCredentials, withoutPublicTargets, FUZZ_HOOK_HOST, type FuzzCredentials } from './fuzz-workspace';
 import { graphqlRequests, graphqlTargets } from './graphql-requests';

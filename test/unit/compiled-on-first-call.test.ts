@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
-import { serializerBuiltOnFirstCall, validatorCompiledOnFirstCall } from '../../src/shared/compiled-on-first-call';
+import { serializerBuiltOnFirstCall, validatorCompiledOnFirstCall } from '../../src/http/compiled-on-first-call';
 
 /**
  * Route validators and serializers are built on a route's first request (start-up time, issue 7):

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderSchemas, SCHEMA_FILES } from '../../src/scripts/schemas';
+import { renderSchemas, SCHEMA_FILES } from '../../scripts/schemas';
 
 describe('committed interface descriptions', () => {
   it('schema/schema.graphql and schema/openapi.json match what the code produces (run `npm run schema:emit`)', async () => {

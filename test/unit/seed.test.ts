@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/shared/passwords';
+import { verifyPassword } from '../../src/domains/auth/passwords';
 import { runSeed } from '../../src/seed/main';
 import { SEEDED_TABLES, SEED_PASSWORD, seedWorkspaces, seededWorkspaces, type SeedSummary } from '../../src/seed/seed';
 import { SeedUsageError } from '../../src/seed/args';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Slots } from '../../src/shared/slots';
+import { Slots } from '../../src/concurrency/slots';
 
 /** A promise and the function that settles it. */
 function deferred() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, OrderStatus } from '../../src/domains/orders/order.entity';
 import { ORDER_STATUS_LABELS, REQUESTABLE_STATUSES } from '../../src/domains/orders/order-status.rules';
-import { ACTIVE_STATUSES, ActiveStatus } from '../../src/shared/active-status';
+import { ACTIVE_STATUSES, ActiveStatus } from '../../src/db/active-status';
 
 /** The status codes every check, statement and schema takes from their one definition are the interface's wire values. */
 describe('status codes', () => {

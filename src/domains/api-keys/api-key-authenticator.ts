@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKeyPrincipal } from '../../context/request-context';
 import { UnauthenticatedError } from '../../errors/app-error';
-import type { BackgroundTasks } from '../../shared/background-tasks';
+import type { BackgroundTasks } from '../../concurrency/background-tasks';
 import type { WorkspaceStatus } from '../workspace/organization.entity';
 import { assertMachineAccessAllowed } from '../workspace/workspace-gates';
 import type { KeyScopePolicy, KeyScopes } from './api-key-scopes';

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
 import { entityList, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { User, UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';

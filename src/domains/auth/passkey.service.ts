@@ -9,7 +9,7 @@ import type {
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';
 import { Passkey } from './passkey.entity';

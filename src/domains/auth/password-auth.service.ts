@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { UnauthenticatedError, ValidationError } from '../../errors/app-error';
-import { hashPassword, spendPasswordCheckTime, verifyPassword } from '../../shared/passwords';
-import * as rules from '../../shared/rules';
+import { hashPassword, spendPasswordCheckTime, verifyPassword } from './passwords';
+import * as rules from '../../validation/rules';
 import { findUserByEmail } from '../users/user-lookup';
 import { User } from '../users/user.entity';
 import type { BotCheck } from './bot-check/bot-check';

@@ -7,7 +7,7 @@ import { UnauthenticatedError } from '../../errors/app-error';
 import { User, type UserType } from '../users/user.entity';
 import { assertWorkspaceOpen } from '../workspace/workspace-gates';
 import type { WorkspaceStatus } from '../workspace/organization.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 
 /** Session tokens live 15 days. */
 export const SESSION_TTL_SECONDS = 15 * 24 * 60 * 60;

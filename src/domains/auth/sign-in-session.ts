@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { ForbiddenError, type AppError } from '../../errors/app-error';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import type { Role } from '../users/role.entity';
 import type { User } from '../users/user.entity';
 import { Organization } from '../workspace/organization.entity';

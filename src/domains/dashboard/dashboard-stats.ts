@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { executeSql, raw, sql, tenantSql, type Sql } from '../../db/tenant-sql';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { OrderStatus } from '../orders/order.entity';
 import { UserType } from '../users/user.entity';
 

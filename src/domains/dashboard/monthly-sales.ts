@@ -2,7 +2,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql, tenantSql, type Sql } from '../../db/tenant-sql';
 import type { SalesPeriods } from './sales-periods';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 
 /** How a number compares with the one of the period before. */
 export enum ChangeStatus {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
-import { calendarDate } from '../../shared/rules';
+import { calendarDate } from '../../validation/rules';
 import type { ExportFilters, ExportKind } from './export-kinds';
 import type { ExportSource, FilterNames } from './sources/export-source';
 

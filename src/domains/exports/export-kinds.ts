@@ -1,7 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import type { OrderStatus } from '../orders/order.entity';
 import type { UserType } from '../users/user.entity';
-import type { ActiveStatus } from '../../shared/active-status';
+import type { ActiveStatus } from '../../db/active-status';
 
 /** What an export lists. */
 export enum ExportKind {

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Field, Float, InputType, Int, Mutation, ObjectTyp
 import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { OrderStatus } from '../orders/order.entity';
 import { UserType } from '../users/user.entity';
 import { ExportStatus } from './export-job.entity';

@@ -1,7 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../errors/app-error';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { Role } from '../users/role.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';

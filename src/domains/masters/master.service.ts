@@ -3,12 +3,12 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
 import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { likeEscape } from '../../lists/search';
 import { requireStaff } from '../auth/permissions';
 import type { Outlet } from './outlet.entity';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
-import { ACTIVE_STATUSES } from '../../shared/active-status';
+import { ACTIVE_STATUSES } from '../../db/active-status';
 
 /** Filters of a master list. */
 export interface MasterFilter {

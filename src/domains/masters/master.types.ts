@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { PageArgs } from '../../graphql/pagination.types';
 
 @ArgsType()

@@ -1,7 +1,7 @@
 import { Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 
 /** Base of the master records: a name unique in its scope and an active/inactive status. */
 @ObjectType('NamedRecord', { simpleResolvers: true })

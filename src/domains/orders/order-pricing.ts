@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/app-error';
 import type { ProductVariant } from '../products/product-variant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 
 /** A requested order line. */
 export interface OrderLineInput {

@@ -6,7 +6,7 @@ import type { RowColumns } from '../../db/entity-rows';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, type Paginated, resolvePage } from '../../lists/page-request';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
 import { workspaceToday } from '../workspace/local-day';
@@ -14,7 +14,7 @@ import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { OrderItem } from './order-item.entity';
 import {
   findOrderDetail,

@@ -4,7 +4,7 @@ import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { entityList, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { requireStaff } from '../auth/permissions';
 import { Order } from '../orders/order.entity';
 import { PAYMENT_MODES } from '../orders/order.service';

@@ -1,7 +1,7 @@
 import { DecimalType, Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { Product } from './product.entity';
 
 /** A sellable variant (size/pack) of a product, with its prices. */

@@ -1,7 +1,7 @@
 import { Collection, Entity, Index, ManyToOne, OneToMany, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { ProductClass } from '../masters/product-class.entity';
 import type { ProductVariant } from './product-variant.entity';
 

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Role } from './role.entity';

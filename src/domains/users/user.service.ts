@@ -4,8 +4,8 @@ import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
-import { hashPassword } from '../../shared/passwords';
-import * as rules from '../../shared/rules';
+import { hashPassword } from '../auth/passwords';
+import * as rules from '../../validation/rules';
 import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { userCreatedData } from '../webhooks/event-data';
@@ -16,7 +16,7 @@ import { Organization } from '../workspace/organization.entity';
 import { Role } from './role.entity';
 import { assertContactsUnused } from './user-uniqueness';
 import { isCustomerType, User, UserType } from './user.entity';
-import { ActiveStatus } from '../../shared/active-status';
+import { ActiveStatus } from '../../db/active-status';
 
 /** Filters of the user list. */
 export interface UserFilter {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scopeToOrganization } from '../../db/tenant-filter';
-import { hashPassword } from '../../shared/passwords';
-import * as rules from '../../shared/rules';
+import { hashPassword } from '../auth/passwords';
+import * as rules from '../../validation/rules';
 import type { SessionService } from '../auth/session.service';
 import { Role, DEFAULT_ROLE_NAMES } from '../users/role.entity';
 import { assertContactsUnused } from '../users/user-uniqueness';

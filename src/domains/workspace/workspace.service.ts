@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { ValidationError } from '../../errors/app-error';
-import * as rules from '../../shared/rules';
+import * as rules from '../../validation/rules';
 import { Organization } from './organization.entity';
 import { WorkspaceConfig } from './workspace-config.entity';
 

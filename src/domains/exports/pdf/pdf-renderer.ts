@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Slots } from '../../../shared/slots';
+import { Slots } from '../../../concurrency/slots';
 import type { PdfInput } from './pdf-input';
 import type { RenderReply } from './pdf-render.worker';
 

@@ -1,5 +1,5 @@
 import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
-import { ActiveStatus } from '../../../shared/active-status';
+import { ActiveStatus } from '../../../db/active-status';
 import { USER_TYPE_NAMES } from '../../users/user.entity';
 import { localTimestamp, type ExportSource } from './export-source';
 

@@ -1,9 +1,9 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { openOrm } from '../db/orm';
-import { graphqlSchema } from '../graphql/schema';
-import { secretsFrom } from '../secrets';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openOrm } from '../src/db/orm';
+import { graphqlSchema } from '../src/graphql/schema';
+import { secretsFrom } from '../src/secrets';
 
 /** Where the generated interface descriptions are committed. */
 export const SCHEMA_FILES = { graphql: 'schema/schema.graphql', openapi: 'schema/openapi.json' } as const;

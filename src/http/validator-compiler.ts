@@ -2,8 +2,8 @@ import Ajv, { type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiledOnFirstCall } from './compiled-on-first-call';
-import { nonFiniteViolations } from './finite-numbers';
-import { nulCharacterViolations } from './nul-characters';
+import { nonFiniteViolations } from '../validation/finite-numbers';
+import { nulCharacterViolations } from '../validation/nul-characters';
 
 // allErrors: a 400 lists every invalid field of the request part, not only the first one.
 const common: Options = { useDefaults: true, allErrors: true, strict: false };
