@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { ValidationError } from '../../src/errors/app-error';
-import { deliveryJobKey, envelope, leaseMs, newEventId } from '../../src/domains/webhooks/delivery-engine';
+import { envelope, leaseMs } from '../../src/domains/webhooks/delivery-engine';
+import { deliveryJobKey } from '../../src/domains/webhooks/delivery-job';
 import { isRetryable, parseRetryAfter, retryDelayMs, type RetrySettings } from '../../src/domains/webhooks/retry-policy';
 import {
   isPublicAddress,
@@ -12,7 +13,7 @@ import {
   type HostResolver,
   type ResolvedAddress,
 } from '../../src/domains/webhooks/target-guard';
-import { DEFAULT_EVENTS, normalizeEvents, TEST_EVENT, WEBHOOK_EVENTS } from '../../src/domains/webhooks/webhook-events';
+import { DEFAULT_EVENTS, newEventId, normalizeEvents, TEST_EVENT, WEBHOOK_EVENTS } from '../../src/domains/webhooks/webhook-events';
 import { newWebhookSecret, SecretBox, signPayload } from '../../src/domains/webhooks/webhook-secret';
 
 /**

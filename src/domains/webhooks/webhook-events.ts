@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../errors/app-error';
 
 /** Events an endpoint may subscribe to. */
 export const WEBHOOK_EVENTS = ['order.created', 'order.delivered', 'user.created'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** An id for a new event: `evt_` and 24 hex characters. */
+export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 
 /** Sent by the test endpoint whatever the subscription; cannot be subscribed to, never retried. */
 export const TEST_EVENT = 'webhook.test';
