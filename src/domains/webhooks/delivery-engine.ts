@@ -166,9 +166,11 @@ export class DeliveryEngine {
 
   /**
    * The common case without a lock or an explicit transaction: reads the delivery, and when it is
-   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent claims, see ClaimBatcher) if it is
-   * still as read. Null whenever that does not work out (finished, not due, leased, cancelled,
-   * changed meanwhile): the locked claim then decides, as it always did.
+   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent
+   * claims, see StatementBatcher) if it is still as read. Null whenever that does not work out
+   * (finished, not due, leased, cancelled, changed meanwhile): the locked claim then decides.
+   * Kept for throughput: without it deliveries/s fell by 6–55% in every paired bench round
+   * (about 40% in the medians; BENCHMARKS.md, "Webhook claim paths").
    */
   private async claimQuickly(withClient: WithClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
     // The connection goes back before the claim: the batch borrows its own, and a pool of callers
