@@ -1,8 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { TaskList } from 'graphile-worker';
+import type { Task, TaskList } from 'graphile-worker';
 import type { ExportJobService } from '../../src/domains/exports/export-jobs';
 import type { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
 import type { Slots } from '../../src/concurrency/slots';
+import type { TaskName } from '../payloads';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
@@ -18,13 +19,14 @@ export interface TaskDeps {
   orm: MikroORM;
 }
 
-/** Every task the worker runs, keyed by its identifier (= its file name in this folder). */
+/** Every task of the task table (payloads.ts), keyed by its identifier (= its file name in this folder). */
 export function createTasks(deps: TaskDeps): TaskList {
-  return {
+  const tasks: Record<TaskName, Task> = {
     delete_expired_exports: deleteExpiredExports(deps.exportJobs, deps.orm),
     delete_expired_sign_in_codes,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
   };
+  return tasks;
 }

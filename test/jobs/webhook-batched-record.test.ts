@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelledReason, DELIVERY_JOB_KEY_PREFIX } from '../../src/domains/webhooks/delivery-engine';
+import { cancelledReason } from '../../src/domains/webhooks/delivery-engine';
 import { recordAttempts, type AttemptRecord } from '../../src/domains/webhooks/delivery-statements';
 import { createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -66,7 +66,7 @@ describe('recording a batch of attempts', () => {
 
   it('failure, success, failure, failure: failure_count is 2 (the failures after the last success)', async () => {
     const { webhookId, ids } = await sendingDeliveries(4, 7);
-    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(ids[0], false), outcome(ids[1], true), outcome(ids[2], false), outcome(ids[3], false)], reasons, DELIVERY_JOB_KEY_PREFIX);
+    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(ids[0], false), outcome(ids[1], true), outcome(ids[2], false), outcome(ids[3], false)], reasons);
     expect(await failureCount(webhookId)).toBe(2);
     const { rows } = await pool.query('select id, status, response_status, lease_until from webhook_delivery where webhook_id = $1 order by id', [webhookId]);
     expect(rows.map((r) => [r.status, r.response_status, r.lease_until])).toEqual([
@@ -79,10 +79,10 @@ describe('recording a batch of attempts', () => {
 
   it('only failures add to the count; a success last resets it to 0', async () => {
     const failing = await sendingDeliveries(2, 3);
-    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(failing.ids[0], false), outcome(failing.ids[1], false)], reasons, DELIVERY_JOB_KEY_PREFIX);
+    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(failing.ids[0], false), outcome(failing.ids[1], false)], reasons);
     expect(await failureCount(failing.webhookId)).toBe(5);
     const recovering = await sendingDeliveries(2, 3);
-    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(recovering.ids[0], false), outcome(recovering.ids[1], true)], reasons, DELIVERY_JOB_KEY_PREFIX);
+    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(recovering.ids[0], false), outcome(recovering.ids[1], true)], reasons);
     expect(await failureCount(recovering.webhookId)).toBe(0);
   });
 
@@ -90,7 +90,7 @@ describe('recording a batch of attempts', () => {
     const { webhookId, ids } = await sendingDeliveries(2, 0);
     // Another worker took the first delivery over: it is at attempt 2 now.
     await pool.query('update webhook_delivery set attempts = 2 where id = $1', [ids[0]]);
-    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(ids[0], false, 1), outcome(ids[1], true)], reasons, DELIVERY_JOB_KEY_PREFIX);
+    await recordAttempts(pool as unknown as pg.PoolClient, [outcome(ids[0], false, 1), outcome(ids[1], true)], reasons);
     const { rows } = await pool.query('select status, attempts, response_status from webhook_delivery where webhook_id = $1 order by id', [webhookId]);
     expect(rows).toEqual([
       { status: 'sending', attempts: 2, response_status: null },

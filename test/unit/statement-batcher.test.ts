@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlClient, WithClient } from '../../src/domains/webhooks/delivery-engine';
+import type { SqlClient, WithClient } from '../../src/db/sql-client';
 import { MAX_BATCH, StatementBatcher } from '../../src/domains/webhooks/statement-batcher';
 
 /**

@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { ValidationError } from '../../src/errors/app-error';
-import { deliveryJobKey, envelope, leaseMs, newEventId } from '../../src/domains/webhooks/delivery-engine';
+import { envelope, leaseMs } from '../../src/domains/webhooks/delivery-engine';
+import { deliveryJobKey } from '../../src/domains/webhooks/delivery-job';
 import { isRetryable, parseRetryAfter, retryDelayMs, type RetrySettings } from '../../src/domains/webhooks/retry-policy';
 import {
   isPublicAddress,
@@ -13,7 +14,7 @@ import {
   type ResolvedAddress,
 } from '../../src/domains/webhooks/target-guard';
 import { catalogOf, DOMAINS } from '../../src/domains';
-import { DEFAULT_EVENTS, normalizeEvents as normalizeAgainst, TEST_EVENT } from '../../src/domains/webhooks/webhook-events';
+import { DEFAULT_EVENTS, newEventId, normalizeEvents as normalizeAgainst, TEST_EVENT } from '../../src/domains/webhooks/webhook-events';
 
 /** The events the domains declare, as the app gathers them. */
 const WEBHOOK_EVENTS = catalogOf(DOMAINS).webhookEvents;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { enqueue } from '../../../jobs/enqueue';
 import type { RequestContext } from '../../context/request-context';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { AppError, ForbiddenError, GoneError, NotFoundError } from '../../errors/app-error';
@@ -54,10 +55,7 @@ export class ExportJobService {
         requestedByApiKeyId: ctx.apiKeyId,
       });
       await tx.flush();
-      await tx.execute(
-        `select graphile_worker.add_job('run_export', json_build_object('organizationId', ?::int, 'exportJobId', ?::int), max_attempts := ?, job_key := ?)`,
-        [ctx.organizationId, created.id, EXPORT_JOB_MAX_ATTEMPTS, `export-${created.id}`],
-      );
+      await enqueue(tx, 'run_export', { organizationId: ctx.organizationId, exportJobId: created.id }, { maxAttempts: EXPORT_JOB_MAX_ATTEMPTS, jobKey: `export-${created.id}` });
       return created;
     });
     return { job, download: null };

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { enqueue } from '../../../jobs/enqueue';
+import type { SqlClient, WithClient } from '../../db/sql-client';
 import { isDelivered, isRetryable, parseRetryAfter, retryDelayMs, type RetrySettings } from './retry-policy';
 import { sendAttempt, WEBHOOK_USER_AGENT, type AttemptOutcome } from './webhook-sender';
 import { signPayload, type SecretBox } from './webhook-secret';
 import { UnsafeTargetError, vetTarget, type HostResolver } from './target-guard';
 import { claimAllAsRead, recordAttempts, type AttemptRecord, type ReadDelivery } from './delivery-statements';
 import { StatementBatcher } from './statement-batcher';
+import { deliveryJobKey } from './delivery-job';
 import type { KeepAliveAgents } from './keep-alive-agents';
 
 /** What delivering needs from its surroundings. */
@@ -16,25 +18,8 @@ export interface DeliveryDeps {
   agents: KeepAliveAgents;
 }
 
-/** A SQL connection inside which statements can run in one transaction (pg's PoolClient fits). */
-export interface SqlClient {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
-}
-
 /** What the log says of a delivery its endpoint's pause or deletion ended. */
 export const cancelledReason = (deleted: boolean) => (deleted ? 'cancelled: the endpoint was deleted' : 'cancelled: the endpoint was paused');
-
-/** Lends a connection for `work` (graphile-worker's `helpers.withPgClient`). */
-export type WithClient = <T>(work: (client: SqlClient) => Promise<T>) => Promise<T>;
-
-/** An id for a new event: `evt_` and 24 hex characters. */
-export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
-
-/** Job keys of deliveries are this and the delivery id. */
-export const DELIVERY_JOB_KEY_PREFIX = 'webhook-delivery-';
-
-/** The graphile-worker job key of a delivery: at most one job per delivery is waiting. */
-export const deliveryJobKey = (deliveryId: number) => `${DELIVERY_JOB_KEY_PREFIX}${deliveryId}`;
 
 /**
  * How long a `sending` delivery belongs to the worker that started the attempt: twice the
@@ -124,7 +109,7 @@ export class DeliveryEngine {
     this.claims = new StatementBatcher(
       (read) => read.id,
       async (client, reads) => {
-        const claimed = await claimAllAsRead(client, reads, lease, DELIVERY_JOB_KEY_PREFIX);
+        const claimed = await claimAllAsRead(client, reads, lease);
         return reads.map((read) => claimed.has(read.id));
       },
     );
@@ -132,7 +117,7 @@ export class DeliveryEngine {
     this.records = new StatementBatcher(
       (record) => record.deliveryId,
       async (client, records) => {
-        await recordAttempts(client, records, reasons, DELIVERY_JOB_KEY_PREFIX);
+        await recordAttempts(client, records, reasons);
         return records.map(() => undefined);
       },
     );
@@ -181,9 +166,11 @@ export class DeliveryEngine {
 
   /**
    * The common case without a lock or an explicit transaction: reads the delivery, and when it is
-   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent claims, see ClaimBatcher) if it is
-   * still as read. Null whenever that does not work out (finished, not due, leased, cancelled,
-   * changed meanwhile): the locked claim then decides, as it always did.
+   * a plain due attempt on a live endpoint whose secret opens, claims it (batched with concurrent
+   * claims, see StatementBatcher) if it is still as read. Null whenever that does not work out
+   * (finished, not due, leased, cancelled, changed meanwhile): the locked claim then decides.
+   * Kept for throughput: without it deliveries/s fell by 6–55% in every paired bench round
+   * (about 40% in the medians; BENCHMARKS.md, "Webhook claim paths").
    */
   private async claimQuickly(withClient: WithClient, organizationId: number, deliveryId: number): Promise<ClaimedAttempt | null> {
     // The connection goes back before the claim: the batch borrows its own, and a pool of callers
@@ -281,11 +268,7 @@ export class DeliveryEngine {
 
   /** Moves the delivery's one job (its key) to `delayMs` from now, creating it if needed. */
   private async schedule(client: SqlClient, organizationId: number, deliveryId: number, delayMs: number): Promise<void> {
-    await client.query(
-      `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', $1::int, 'deliveryId', $2::int),
-              run_at := now() + make_interval(secs => $3::double precision / 1000), job_key := $4)`,
-      [organizationId, deliveryId, delayMs, deliveryJobKey(deliveryId)],
-    );
+    await enqueue(client, 'deliver_webhook', { organizationId, deliveryId }, { delayMs, jobKey: deliveryJobKey(deliveryId) });
   }
 
   private async finishDead(client: SqlClient, delivery: { id: number; organization_id: number }, reason: string): Promise<void> {

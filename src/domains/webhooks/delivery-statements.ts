@@ -1,4 +1,6 @@
-import type { SqlClient } from './delivery-engine';
+import type { SqlClient } from '../../db/sql-client';
+import { raw, sql, type Sql } from '../../db/tenant-sql';
+import { DELIVERY_JOB_KEY_PREFIX, deliveryJobOf } from './delivery-job';
 
 /*
  * The statements of the common delivery path. Each is a single statement in its own implicit
@@ -31,14 +33,18 @@ export interface ReadDelivery {
  * and secret), due by the database's clock, not held under a running lease, and its endpoint is
  * live. The ids of `reads` must be distinct. Returns the ids claimed.
  */
-export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], leaseMs: number, jobKeyPrefix: string): Promise<Set<number>> {
-  const { rows } = await client.query<{ id: number }>(
-    `with wanted as (
-       select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $8::int[]) as t(id, status, attempts, secret_ciphertext, url, organization_id)),
+export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], leaseMs: number): Promise<Set<number>> {
+  const leaseEnd = sql`now() + make_interval(secs => ${leaseMs}::double precision / 1000)`;
+  const { rows } = await run<{ id: number }>(
+    client,
+    sql`with wanted as (
+       select * from unnest(${reads.map((r) => r.id)}::int[], ${reads.map((r) => r.status)}::text[], ${reads.map((r) => r.attempts)}::int[],
+                            ${reads.map((r) => r.secretCiphertext)}::text[], ${reads.map((r) => r.url)}::text[], ${reads.map((r) => r.organizationId)}::int[])
+              as t(id, status, attempts, secret_ciphertext, url, organization_id)),
      claimed as (
        update webhook_delivery d
           set status = 'sending', attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = null,
-              lease_until = now() + make_interval(secs => $6::double precision / 1000), updated_at = now()
+              lease_until = ${leaseEnd}, updated_at = now()
          from wanted t, webhook_endpoint w
         where d.organization_id = t.organization_id and d.id = t.id and d.status = t.status and d.attempts = t.attempts and d.attempts < d.max_attempts
           and w.organization_id = d.organization_id and w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
@@ -46,20 +52,7 @@ export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], l
           and case d.status when 'pending' then coalesce(d.next_attempt_at <= now(), true)
                             else coalesce(d.lease_until <= now(), true) end
        returning d.id, d.organization_id)
-     select c.id
-       from claimed c,
-            lateral graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', c.organization_id, 'deliveryId', c.id),
-                      run_at := now() + make_interval(secs => $6::double precision / 1000), job_key := $7::text || c.id) j`,
-    [
-      reads.map((r) => r.id),
-      reads.map((r) => r.status),
-      reads.map((r) => r.attempts),
-      reads.map((r) => r.secretCiphertext),
-      reads.map((r) => r.url),
-      leaseMs,
-      jobKeyPrefix,
-      reads.map((r) => r.organizationId),
-    ],
+     select c.id from claimed c, lateral ${deliveryJobOf('c', leaseEnd)} j`,
   );
   return new Set(rows.map((r) => r.id));
 }
@@ -101,10 +94,14 @@ export interface CancelReasons {
  * StatementBatcher for what that costs). If a worker already holds the watchdog (the lease ran out
  * just before this record), it finds the delivery finished and does nothing.
  */
-export async function recordAttempts(client: SqlClient, records: AttemptRecord[], reasons: CancelReasons, jobKeyPrefix: string): Promise<void> {
-  await client.query(
-    `with given as (
-       select * from unnest($1::int[], $2::int[], $3::text[], $4::boolean[], $5::int[], $6::text[], $7::int[], $8::text[], $9::double precision[], $13::int[])
+export async function recordAttempts(client: SqlClient, records: AttemptRecord[], reasons: CancelReasons): Promise<void> {
+  const column = <K extends keyof AttemptRecord>(key: K) => records.map((r) => r[key]);
+  await run(
+    client,
+    sql`with given as (
+       select * from unnest(${column('deliveryId')}::int[], ${column('attempt')}::int[], ${column('finalStatus')}::text[], ${column('delivered')}::boolean[],
+                            ${column('responseStatus')}::int[], ${column('responseBody')}::text[], ${column('durationMs')}::int[], ${column('error')}::text[],
+                            ${column('retryDelayMs')}::double precision[], ${column('organizationId')}::int[])
               with ordinality as g(delivery_id, attempt, final_status, delivered, response_status, response_body, duration_ms, error, retry_delay_ms, organization_id, ord)),
      decided as (
        select d.organization_id, d.id, g.ord, g.delivered, g.response_status, g.response_body, g.duration_ms, g.retry_delay_ms,
@@ -112,8 +109,8 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
                    when w.status = 1 and w.deleted_at is null then 'pending'
                    else 'dead' end as status,
               case when g.final_status is not null or (w.status = 1 and w.deleted_at is null) then g.error
-                   when w.deleted_at is not null then $11::text
-                   else $10::text end as error
+                   when w.deleted_at is not null then ${reasons.deleted}::text
+                   else ${reasons.paused}::text end as error
          from given g
          join webhook_delivery d on d.organization_id = g.organization_id and d.id = g.delivery_id
          join webhook_endpoint w on w.organization_id = d.organization_id and w.id = d.webhook_id
@@ -144,28 +141,16 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
         where w.organization_id = e.organization_id and w.id = e.webhook_id
        returning w.id),
      moved as (
-       select j.id from recorded r,
-              lateral graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', r.organization_id, 'deliveryId', r.id),
-                        run_at := r.next_attempt_at, job_key := $12::text || r.id) j
+       select j.id from recorded r, lateral ${deliveryJobOf('r', raw('r.next_attempt_at'))} j
         where r.status = 'pending'),
      removed as (
        select graphile_worker.complete_jobs(array(
-                select j.id from graphile_worker.jobs j join recorded r on j.key = $12::text || r.id where r.status <> 'pending')))
+                select j.id from graphile_worker.jobs j join recorded r on j.key = ${DELIVERY_JOB_KEY_PREFIX}::text || r.id where r.status <> 'pending')))
      select (select count(*) from counted) + (select count(*) from moved) + (select count(*) from removed) as done`,
-    [
-      records.map((r) => r.deliveryId),
-      records.map((r) => r.attempt),
-      records.map((r) => r.finalStatus),
-      records.map((r) => r.delivered),
-      records.map((r) => r.responseStatus),
-      records.map((r) => r.responseBody),
-      records.map((r) => r.durationMs),
-      records.map((r) => r.error),
-      records.map((r) => r.retryDelayMs),
-      reasons.paused,
-      reasons.deleted,
-      jobKeyPrefix,
-      records.map((r) => r.organizationId),
-    ],
   );
+}
+
+/** Runs a statement built with sql\`…\` on a pg client. */
+function run<R>(client: SqlClient, statement: Sql): Promise<{ rows: R[] }> {
+  return client.query<R>(statement.pgText, [...statement.values]);
 }

@@ -1,4 +1,4 @@
-import type { SqlClient, WithClient } from './delivery-engine';
+import type { SqlClient, WithClient } from '../../db/sql-client';
 
 interface Waiting<T, R> {
   item: T;

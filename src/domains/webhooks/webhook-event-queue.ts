@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DELIVERY_JOB_KEY_PREFIX, newEventId } from './delivery-engine';
+import { executeSql, sql } from '../../db/tenant-sql';
+import { deliveryJobOf } from './delivery-job';
+import { newEventId } from './webhook-events';
 
 /**
  * Records events for webhook delivery inside the caller's transaction: one delivery per endpoint
@@ -12,17 +14,15 @@ export class WebhookEventQueue {
 
   /** Call with the EntityManager of the open transaction, after the change is flushed. */
   async emit(tx: EntityManager, organizationId: number, type: string, data: object): Promise<void> {
-    await tx.execute(
-      `with queued as (
-         insert into webhook_delivery (organization_id, webhook_id, event_id, event_type, event_data, event_at, status, attempts, max_attempts)
-         select w.organization_id, w.id, ?, ?, ?::json, now(), 'pending', 0, ?
-           from webhook_endpoint w
-          where w.organization_id = ? and w.status = 1 and w.deleted_at is null and ? = any(string_to_array(w.events, ','))
-         returning id, organization_id)
-       select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', organization_id, 'deliveryId', id),
-              job_key := ?::text || id)
-         from queued`,
-      [newEventId(), type, JSON.stringify(data), this.maxAttempts, organizationId, type, DELIVERY_JOB_KEY_PREFIX],
+    await executeSql(
+      tx,
+      sql`with queued as (
+            insert into webhook_delivery (organization_id, webhook_id, event_id, event_type, event_data, event_at, status, attempts, max_attempts)
+            select w.organization_id, w.id, ${newEventId()}, ${type}, ${JSON.stringify(data)}::json, now(), 'pending', 0, ${this.maxAttempts}
+              from webhook_endpoint w
+             where w.organization_id = ${organizationId} and w.status = 1 and w.deleted_at is null and ${type} = any(string_to_array(w.events, ','))
+            returning id, organization_id)
+          select ${deliveryJobOf('queued')} from queued`,
     );
   }
 }

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../errors/app-error';
+
+/** An id for a new event: `evt_` and 24 hex characters. */
+export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 
 /** Sent by the test endpoint whatever the subscription; cannot be subscribed to, never retried. */
 export const TEST_EVENT = 'webhook.test';

@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { enqueue } from '../../../jobs/enqueue';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { ActiveStatus } from '../../db/active-status';
 import * as rules from '../../validation/rules';
-import { cancelledReason, DELIVERY_JOB_KEY_PREFIX, deliveryJobKey, envelope, newEventId, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
+import { cancelledReason, envelope, type DeliveryEngine, type DeliveryDeps } from './delivery-engine';
+import { DELIVERY_JOB_KEY_PREFIX, deliveryJobKey } from './delivery-job';
 import { isDelivered } from './retry-policy';
 import { parseWebhookUrl, UnsafeTargetError, vetTarget } from './target-guard';
 import { WebhookDelivery, type DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { DEFAULT_EVENTS, normalizeEvents, TEST_EVENT } from './webhook-events';
+import { DEFAULT_EVENTS, newEventId, normalizeEvents, TEST_EVENT } from './webhook-events';
 import { newWebhookSecret } from './webhook-secret';
 
 export interface CreateWebhookInput {
@@ -223,10 +225,7 @@ export class WebhookService {
         maxAttempts: this.deps.settings.maxAttempts,
       });
       await tx.flush();
-      await tx.execute(
-        `select graphile_worker.add_job('deliver_webhook', json_build_object('organizationId', ?::int, 'deliveryId', ?::int), job_key := ?)`,
-        [ctx.organizationId, again.id, deliveryJobKey(again.id)],
-      );
+      await enqueue(tx, 'deliver_webhook', { organizationId: ctx.organizationId, deliveryId: again.id }, { jobKey: deliveryJobKey(again.id) });
       return again;
     });
   }
