@@ -5,8 +5,7 @@ import { spendBudget, type BudgetDeclaration } from '../context/budgets';
 import type { Limits } from '../context/rate-limits';
 import { requestBaseUrl } from '../context/request-base-url';
 import type { LoaderFactory, Loaders, Services } from '../domains/domain-module';
-import { createLoaders } from './loaders';
-import type { FieldSelection } from './selected-fields';
+import { createLoaders, type FieldSelection } from './loaders';
 
 /** What every resolver receives: the shared request context, the services and per-request loaders. */
 export interface GraphqlContext {

@@ -72,7 +72,10 @@ export function createLoaders(scope: Omit<LoaderScope, 'loaders'>, factories: re
   return loaders;
 }
 
+/** The fields an operation selects of each object type, by the name of the class it is declared on (see selected-fields.ts). */
+export type FieldSelection = ReadonlyMap<string, ReadonlySet<string>>;
+
 /** The columns a selection names of each entity, for the read model (see RowColumns). */
-export function rowColumns(selection: ReadonlyMap<string, ReadonlySet<string>>): RowColumns {
+export function rowColumns(selection: FieldSelection): RowColumns {
   return { columnsOf: (entity) => selection.get(entity.name) as ReadonlySet<never> | undefined };
 }

@@ -3,11 +3,8 @@ import { isAbstractType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, 
 import { getMetadataStorage } from 'type-graphql';
 import type { RowColumns } from '../db/entity-rows';
 import type { GraphqlContext } from './context';
-import { rowColumns } from './loaders';
+import { rowColumns, type FieldSelection } from './loaders';
 import { perDocument } from './per-document';
-
-/** The fields selected of each object type, by the name of the class it is declared on. */
-export type FieldSelection = ReadonlyMap<string, ReadonlySet<string>>;
 
 /**
  * Every field a document selects of each object type, by the name of the class the type is
