@@ -62,6 +62,14 @@ export interface CreatedOrder {
   deliveryOtp: string;
 }
 
+/**
+ * The one rule of who sees which orders: customers (distributors and retailers) see only their
+ * own; staff and API keys see every order of the workspace. The customer's user id, or null.
+ */
+export function ownOrdersOf(ctx: RequestContext): number | null {
+  return isCustomer(ctx) ? ctx.userId! : null;
+}
+
 /** Orders of the caller's workspace and their status flow. */
 export class OrderService {
   constructor(
@@ -100,7 +108,8 @@ export class OrderService {
 
   /** One order entity; 404 when it does not exist or is not visible. */
   async find(ctx: RequestContext, id: number): Promise<Order> {
-    const order = await ctx.em.findOne(Order, { id, ...(isCustomer(ctx) ? { customer: ctx.userId! } : {}) });
+    const customer = ownOrdersOf(ctx);
+    const order = await ctx.em.findOne(Order, { id, ...(customer === null ? {} : { customer }) });
     if (!order) throw new NotFoundError('Order', id);
     return order;
   }
@@ -124,7 +133,8 @@ export class OrderService {
     const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
     if (deliveryDate && deliveryDate < orderDate) throw new ValidationError('deliveryDate', 'must not be before orderDate');
     const modeOfPayment = input.modeOfPayment ? rules.oneOf('modeOfPayment', input.modeOfPayment, PAYMENT_MODES) : null;
-    if (isCustomer(ctx) && input.userId !== ctx.userId) {
+    const customer = ownOrdersOf(ctx);
+    if (customer !== null && input.userId !== customer) {
       throw new ValidationError('userId', 'must be your own user id: customers place orders for themselves');
     }
 
@@ -204,10 +214,11 @@ export class OrderService {
     return where;
   }
 
-  /** The workspace's orders; for customers, only their own. */
+  /** The workspace's orders the caller may see, as SQL conditions (see ownOrdersOf). */
   private visible(ctx: RequestContext): OrderConditions {
     const where = orderConditions(ctx.organizationId);
-    if (isCustomer(ctx)) where.conditions.push(sql`o.customer_id = ${ctx.userId!}`);
+    const customer = ownOrdersOf(ctx);
+    if (customer !== null) where.conditions.push(sql`o.customer_id = ${customer}`);
     return where;
   }
 
