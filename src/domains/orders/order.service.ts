@@ -133,8 +133,8 @@ export class OrderService {
     const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
     if (deliveryDate && deliveryDate < orderDate) throw new ValidationError('deliveryDate', 'must not be before orderDate');
     const modeOfPayment = input.modeOfPayment ? rules.oneOf('modeOfPayment', input.modeOfPayment, PAYMENT_MODES) : null;
-    const customer = ownOrdersOf(ctx);
-    if (customer !== null && input.userId !== customer) {
+    const ownOnly = ownOrdersOf(ctx);
+    if (ownOnly !== null && input.userId !== ownOnly) {
       throw new ValidationError('userId', 'must be your own user id: customers place orders for themselves');
     }
 
