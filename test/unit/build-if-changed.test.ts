@@ -39,6 +39,7 @@ describe('build --if-changed', () => {
     write('src/a.ts', 'export const a: number = 1;\n');
     write('rest-shim/b.ts', 'export const b = 2;\n');
     write('jobs/c.ts', 'export const c = 3;\n');
+    write('scripts/d.ts', 'export const d = 4;\n');
     write('mikro-orm.config.ts', 'export default {};\n');
   });
   afterEach(() => rmSync(project, { recursive: true, force: true }));
