@@ -203,7 +203,7 @@ describe('scopes: canonical spelling', () => {
     ['*,write,read', 'read,write'],
     ['ORDERS,orders,Orders', 'read,orders'],
     ['workspace,orders,read', 'read,orders,workspace'],
-    ['reports,exports,dashboard,masters,products,users,orders,workspace,*', 'read,write,orders,users,products,masters,dashboard,exports,reports,workspace'],
+    ['reports,exports,dashboard,masters,products,users,orders,workspace,*', 'read,write,orders,users,products,masters,dashboard,exports,workspace,reports'],
   ])('%j → %j, answered, stored and listed', async (given, canonical) => {
     const res = await postKey(ws.token, { name: `Scopes ${unique()}`, scopes: given });
     expect(res.statusCode, res.body).toBe(201);
