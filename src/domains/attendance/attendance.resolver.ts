@@ -1,8 +1,9 @@
 import { wrap } from '@mikro-orm/core';
 import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Arg, Root } from 'type-graphql';
 import type { Row } from '../../db/entity-rows';
+import type { Related } from '../../graphql/loaders';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user.resolver';
+import { userRow } from '../users/user-row';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
@@ -56,7 +57,7 @@ export class AttendanceResolver {
 @Resolver(() => Attendance)
 export class AttendanceFieldsResolver {
   @FieldResolver(() => User, { complexity: COST.relation })
-  user(@Root() attendance: Pick<Attendance, 'user'>, @Ctx() { ctx, loaders }: GraphqlContext): Row<User> | Promise<Row<User> | null> | null {
+  user(@Root() attendance: Pick<Attendance, 'user'>, @Ctx() { ctx, loaders }: GraphqlContext): Related<Row<User>> {
     // Lists and check-ins load it with the record.
     return wrap(attendance.user).isInitialized() ? userRow(ctx.em, attendance.user, loaders) : loaders.user.load(attendance.user.id);
   }

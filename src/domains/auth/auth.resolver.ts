@@ -6,7 +6,7 @@ import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import type { Row } from '../../db/entity-rows';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user.resolver';
+import { userRow } from '../users/user-row';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';

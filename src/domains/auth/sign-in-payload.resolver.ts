@@ -3,7 +3,7 @@ import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { COST } from '../../graphql/costs';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user.resolver';
+import { userRow } from '../users/user-row';
 import { SignInPayload } from './auth.types';
 
 /** The user of a new session, as GraphQL shows users: a row. */

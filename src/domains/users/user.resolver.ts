@@ -1,8 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
-import type { Loaders } from '../domain-module';
+import type { Row } from '../../db/entity-rows';
+import { userRow } from './user-row';
 import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
@@ -14,14 +13,6 @@ import { CreateUserInput, UserListArgs } from './user.types';
 import { COST, pageCost } from '../../graphql/costs';
 
 const UserPage = PageOf(User, 'User');
-
-/** A user the service loaded, as a row; the role and places it was loaded with are handed to the loaders. */
-export function userRow(em: EntityManager, user: User, loaders: Loaders): Row<User> {
-  loaders.role.prime(loadedRows(em, Role, [user.role]));
-  loaders.town.prime(loadedRows(em, Town, [user.town]));
-  loaders.route.prime(loadedRows(em, Route, [user.route]));
-  return rowOf(em, User, user);
-}
 
 // Authorized per operation, not per class: the field resolvers below must also serve the user
 // that the public signup mutation returns.

@@ -3,7 +3,7 @@ import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { COST } from '../../graphql/costs';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user.resolver';
+import { userRow } from '../users/user-row';
 import { SignupPayload } from './workspace.types';
 
 /** The first admin of a new workspace, as GraphQL shows users: a row. */
