@@ -5,6 +5,7 @@ import { DeliveryEngine } from '../src/domains/webhooks/delivery-engine';
 import { deliveryDepsOf } from '../src/domains/webhooks/delivery-deps';
 import type { HostResolver } from '../src/domains/webhooks/target-guard';
 import type { Secrets } from '../src/secrets';
+import { domainCatalog } from '../src/domains';
 import { exportJobServiceOf } from '../src/domains/exports/export-job-service-of';
 import { Slots } from '../src/concurrency/slots';
 import { parsedCronItems } from './crontab';
@@ -16,7 +17,7 @@ import { createTasks, type TaskDeps } from './tasks';
 export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroORM; resolveHost?: HostResolver }): TaskDeps {
   return {
     webhooks: new DeliveryEngine(deliveryDepsOf(deps.config, deps.secrets, deps.resolveHost)),
-    exportJobs: exportJobServiceOf(deps),
+    exportJobs: exportJobServiceOf({ ...deps, catalog: domainCatalog() }),
     exportSlots: new Slots(EXPORT_JOBS_AT_ONCE),
     orm: deps.orm,
   };

@@ -9,13 +9,13 @@ import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { Client } from 'pg';
 import Cursor from 'pg-cursor';
-import { ordersSource } from '../../src/domains/exports/sources/orders.source';
+import { ordersExport } from '../../src/domains/orders/orders.export';
 import { raw, sql } from '../../src/db/tenant-sql';
 
 async function main(): Promise<void> {
   const [url, organizationId] = process.argv.slice(2);
   const started = performance.now();
-  const query = ordersSource.rows(Number(organizationId), {});
+  const query = ordersExport.rows(Number(organizationId), {});
   const statement = sql`select ${raw(query.select)} from ${query.from} order by ${raw(query.orderBy)}`;
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Orders');
-  sheet.columns = ordersSource.columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  sheet.columns = ordersExport.columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   await client.query('begin isolation level repeatable read read only');
   const cursor = client.query(new Cursor(statement.pgText, [...statement.values]));
   let rows = 0;

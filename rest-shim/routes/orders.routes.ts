@@ -3,6 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../src/errors/app-error';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
 import { changed, created, ok, paginated } from '../envelope';
+import { exportRoute } from '../export-route';
+import { ordersExport } from '../../src/domains/orders/orders.export';
+import { salesExport } from '../../src/domains/orders/sales.export';
 import {
   CreatedOrderBody,
   OrderBody,
@@ -126,4 +129,23 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return changed('Order status updated', presentOrderStatus(order));
     },
   );
+
+  exportRoute(app, {
+    source: ordersExport,
+    summary: 'Orders as XLSX or PDF (administrators and API keys)',
+    query: {
+      status: OrderStatusFilter,
+      date_from: Type.Optional(DateString),
+      date_to: Type.Optional(DateString),
+      production_unit_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    filters: (q) => ({ orderStatus: q.status, dateFrom: q.date_from, dateTo: q.date_to, productionUnitId: q.production_unit_id }),
+  });
+
+  exportRoute(app, {
+    source: salesExport,
+    summary: 'Sales, one row per order line, as XLSX or PDF (administrators and API keys)',
+    query: { date_from: Type.Optional(DateString), date_to: Type.Optional(DateString) },
+    filters: (q) => ({ dateFrom: q.date_from, dateTo: q.date_to }),
+  });
 };

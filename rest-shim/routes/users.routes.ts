@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { USER_TYPE_NAMES } from '../../src/domains/users/user.entity';
 import { created, ok, paginated } from '../envelope';
+import { exportRoute } from '../export-route';
+import { usersExport } from '../../src/domains/users/users.export';
 import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
 import { createdResponse, IdParams, listResponse, okResponse, listQuery, StatusFilter } from '../schemas';
 
@@ -78,5 +80,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok(presentUserProfile(user, organization));
     },
   );
-};
 
+  exportRoute(app, {
+    source: usersExport,
+    summary: 'Users as XLSX or PDF (administrators and API keys)',
+    query: {
+      type: Type.Optional(Type.String({ enum: Object.keys(USER_TYPE_NAMES), description: 'admin, employee, distributor or retailer' })),
+      status: StatusFilter,
+    },
+    filters: (q) => ({ userType: q.type === undefined ? undefined : USER_TYPE_NAMES[q.type], userStatus: q.status }),
+  });
+};

@@ -6,6 +6,7 @@ import type { RowColumns } from '../db/entity-rows';
 import type { Messenger } from '../messaging/messenger';
 import type { Secrets } from '../secrets';
 import type { BackgroundTasks } from '../concurrency/background-tasks';
+import type { ExportSource } from './exports/export-source';
 import type { HostResolver } from './webhooks/target-guard';
 
 /**
@@ -51,6 +52,8 @@ export interface DomainCatalog {
   readonly refusedGroups: readonly string[];
   /** Events a webhook endpoint may subscribe to. */
   readonly webhookEvents: readonly string[];
+  /** The export kinds, in the order of the domain list. */
+  readonly exportSources: readonly ExportSource[];
 }
 
 /** What a domain's services are built from: the process's settings and the shared machinery. */
@@ -85,12 +88,17 @@ export interface DomainModule {
   readonly entities?: readonly EntityClass<object>[];
   /** Builds its services, named as `Services` declares them. */
   readonly services?: (deps: ServiceDeps) => Partial<Services>;
-  /** Its TypeGraphQL resolver classes. */
-  readonly resolvers?: readonly Function[];
+  /**
+   * Its TypeGraphQL resolver classes, or a function that defines them from what all the domains
+   * declare (the export resolver's ExportKind enum lists every domain's export kinds); called once.
+   */
+  readonly resolvers?: readonly Function[] | ((catalog: DomainCatalog) => readonly Function[]);
   /** The route groups it serves, and how API keys may use each. */
   readonly routeGroups?: Readonly<Record<string, KeyAccess>>;
   /** The webhook events it emits. */
   readonly webhookEvents?: readonly string[];
+  /** The export kinds of its records (files in XLSX and PDF; see exports/export-source.ts). */
+  readonly exports?: readonly ExportSource[];
   /** Its GraphQL loaders (batched reads behind nested fields). */
   readonly loaders?: LoaderFactory;
   /** Its recurring tasks (graphile-worker crontab items; the tasks themselves live in jobs/tasks). */

@@ -47,7 +47,7 @@ const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
   support: 'refused',
 };
 
-/** What the domains declare, gathered: the route groups by key access, and the webhook events. */
+/** What the domains declare, gathered: the route groups by key access, the webhook events and the export kinds. */
 export function catalogOf(domains: readonly DomainModule[]): DomainCatalog {
   const groups = new Map<string, 'scoped' | 'refused'>();
   for (const [group, access] of [...domains.flatMap((d) => Object.entries(d.routeGroups ?? {})), ...Object.entries(NAMED_GROUPS)]) {
@@ -60,14 +60,28 @@ export function catalogOf(domains: readonly DomainModule[]): DomainCatalog {
     scopedGroups: withAccess('scoped'),
     refusedGroups: withAccess('refused'),
     webhookEvents: [...new Set(domains.flatMap((d) => d.webhookEvents ?? []))],
+    exportSources: domains.flatMap((d) => d.exports ?? []),
   };
+}
+
+let catalog: DomainCatalog | undefined;
+
+/** What the service's domains declare, gathered once. */
+export function domainCatalog(): DomainCatalog {
+  catalog ??= catalogOf(DOMAINS);
+  return catalog;
 }
 
 /** Every entity class of the domains. */
 export const domainEntities = () => DOMAINS.flatMap((d) => d.entities ?? []);
 
-/** Every resolver class of the domains. */
-export const domainResolvers = () => DOMAINS.flatMap((d) => d.resolvers ?? []);
+let resolvers: Function[] | undefined;
+
+/** Every resolver class of the domains, defined once. */
+export function domainResolvers(): Function[] {
+  resolvers ??= DOMAINS.flatMap((d) => (typeof d.resolvers === 'function' ? d.resolvers(domainCatalog()) : (d.resolvers ?? [])));
+  return resolvers;
+}
 
 /** Every domain's loader factory. */
 export const domainLoaders = (): LoaderFactory[] => DOMAINS.flatMap((d) => (d.loaders ? [d.loaders] : []));

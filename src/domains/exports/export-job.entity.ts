@@ -3,7 +3,8 @@ import { registerEnumType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { User } from '../users/user.entity';
-import { ExportFormat, ExportKind, type ExportFilters } from './export-kinds';
+import { ExportFormat } from './export-formats';
+import type { ExportFilters } from './export-source';
 
 /** Where an export job is: queued → running → ready (or failed). */
 export enum ExportStatus {
@@ -18,8 +19,9 @@ registerEnumType(ExportStatus, { name: 'ExportStatus' });
 @Entity({ tableName: 'export_job' })
 @Index({ properties: ['organizationId', 'createdAt'] })
 export class ExportJob extends TenantEntity<'status' | 'rowsDone' | 'rowsTotal' | 'byteSize' | 'error' | 'startedAt' | 'finishedAt' | 'expiresAt' | 'requestedByUserId' | 'requestedByApiKeyId'> {
-  @Enum({ items: () => ExportKind })
-  kind!: ExportKind;
+  /** One of the kinds the domains declare (ExportCatalog); a text, so that a domain adds one without a migration. */
+  @Property({ type: 'text' })
+  kind!: string;
 
   @Enum({ items: () => ExportFormat })
   format!: ExportFormat;

@@ -6,7 +6,7 @@ import { AppError, ForbiddenError, GoneError, NotFoundError } from '../../errors
 import { ChunkWriter, deleteChunks, readChunks } from './chunk-store';
 import type { DownloadLink, DownloadLinks } from './download-links';
 import { ExportJob, ExportStatus } from './export-job.entity';
-import { CONTENT_TYPES } from './export-kinds';
+import { CONTENT_TYPES } from './export-formats';
 import type { ExportRequest, ExportService } from './export.service';
 
 /** How long a finished export's file is kept (then the cron task deletes it). */

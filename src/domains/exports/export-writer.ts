@@ -4,19 +4,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { cellValue, ColumnTotals, displayValue, printedValue, type CellType, type CellValue } from './export-columns';
+import type { ExportCatalog } from './export-catalog';
 import { checkFilters } from './export-filters';
-import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT, type ExportFilters, type ExportKind } from './export-kinds';
+import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT } from './export-formats';
 import type { LogoFetcher } from './pdf/logo-fetch';
 import { PrintedRows, type Branding, type PdfInput } from './pdf/pdf-input';
 import type { PdfRenderer } from './pdf/pdf-renderer';
 import { countRows, forEachBatch } from './row-cursor';
-import { EXPORT_SOURCES } from './sources';
-import type { ExportSource } from './sources/export-source';
+import type { ExportFilters, ExportSource } from './export-source';
 import { XlsxWriter } from './xlsx-writer';
 
 /** What is asked for: a kind, a format and the kind's filters. */
 export interface ExportRequest {
-  kind: ExportKind;
+  /** One of the kinds the domains declare. */
+  kind: string;
   format: ExportFormat;
   filters: ExportFilters;
 }
@@ -99,7 +100,7 @@ const NUMERIC: readonly CellType[] = ['integer', 'money', 'quantity'];
 const countText = (n: number) => `${n.toLocaleString('en-IN')} ${n === 1 ? 'row' : 'rows'}`;
 
 /**
- * Writes orders, users and sales as XLSX (streamed by cursor, any size) or PDF (branded, at most
+ * Writes the domains' export kinds as XLSX (streamed by cursor, any size) or PDF (branded, at most
  * PDF_ROW_LIMIT rows, laid out on a worker thread) for one workspace: the engine behind
  * ExportService (a request's downloads and jobs) and the job worker, which has no request.
  */
@@ -107,6 +108,7 @@ export class ExportWriter {
   constructor(
     private readonly pdf: PdfRenderer,
     private readonly logos: LogoFetcher,
+    private readonly catalog: ExportCatalog,
   ) {}
 
   /**
@@ -114,8 +116,8 @@ export class ExportWriter {
    * the row count and the PDF cap (400 naming `format`).
    */
   async plan(em: EntityManager, organizationId: number, request: ExportRequest): Promise<ExportPlan> {
-    const source = EXPORT_SOURCES[request.kind];
-    const { filters, names } = await checkFilters(em, organizationId, request.kind, source, request.filters);
+    const source = this.catalog.sourceOf(request.kind);
+    const { filters, labels } = await checkFilters({ em, organizationId }, source, request.filters);
     const total = await countRows(em, source.rows(organizationId, filters));
     if (request.format === ExportFormat.PDF && total > PDF_ROW_LIMIT) {
       const [limit, rows] = [PDF_ROW_LIMIT, total].map((n) => n.toLocaleString('en-IN'));
@@ -130,7 +132,7 @@ export class ExportWriter {
       total,
       fileName: exportFileName(request.kind, request.format, workspace.localDay),
       contentType: CONTENT_TYPES[request.format],
-      filterLines: source.describe(filters, names),
+      filterLines: source.describe(filters, labels),
       workspace,
     };
   }

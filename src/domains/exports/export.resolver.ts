@@ -1,40 +1,21 @@
-import { Arg, Authorized, Ctx, Field, Float, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { GraphQLScalarType } from 'graphql';
+import { Arg, Authorized, Ctx, Field, Float, InputType, Int, Mutation, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
 import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
-import { ActiveStatus } from '../../db/active-status';
-import { OrderStatus } from '../orders/order.entity';
-import { UserType } from '../users/user.entity';
-import { ExportStatus } from './export-job.entity';
-import { ExportFormat, ExportKind, type ExportFilters } from './export-kinds';
-import type { ExportJobView } from './export-jobs';
 import { COST } from '../../graphql/costs';
-
-@InputType({ description: 'Filters of an export; each kind takes its own (others are refused).' })
-class ExportFiltersInput {
-  @Field(() => OrderStatus, { nullable: true, description: 'Orders.' })
-  orderStatus?: OrderStatus | null;
-
-  @Field(() => String, { nullable: true, description: 'Orders and sales: order date from, YYYY-MM-DD (inclusive).' })
-  dateFrom?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Orders and sales: order date to, YYYY-MM-DD (inclusive).' })
-  dateTo?: string | null;
-
-  @Field(() => Int, { nullable: true, description: 'Orders.' })
-  productionUnitId?: number | null;
-
-  @Field(() => UserType, { nullable: true, description: 'Users.' })
-  userType?: UserType | null;
-
-  @Field(() => ActiveStatus, { nullable: true, description: 'Users.' })
-  userStatus?: ActiveStatus | null;
-}
+import type { DomainCatalog } from '../domain-module';
+import { ExportCatalog } from './export-catalog';
+import { ExportStatus } from './export-job.entity';
+import { ExportFormat } from './export-formats';
+import type { ExportJobView } from './export-jobs';
+import type { ExportFilters } from './export-source';
 
 @ObjectType('Export', { simpleResolvers: true, description: 'An export job and, once ready, where to download its file.' })
 class ExportJobType {
   @Field(() => Int) id!: number;
-  @Field(() => ExportKind) kind!: ExportKind;
+  /** Its GraphQL type, the ExportKind enum of the domains' kinds, is declared by exportResolvers. */
+  kind!: string;
   @Field(() => ExportFormat) format!: ExportFormat;
   @Field(() => ExportStatus) status!: ExportStatus;
   @Field(() => Int, { description: 'Rows written so far.' }) rowsDone!: number;
@@ -77,33 +58,60 @@ function present({ job, download }: ExportJobView): ExportJobType {
   };
 }
 
+/** An enum value's name for a kind: `beat-productivity` → BEAT_PRODUCTIVITY. */
+const enumName = (kind: string) => kind.toUpperCase().replace(/-/g, '_');
+
+const capitalized = (text: string) => text[0].toUpperCase() + text.slice(1);
+
 /** The given filters without GraphQL's explicit nulls. */
-function filtersOf(input: ExportFiltersInput | null | undefined): ExportFilters {
-  return Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== null && value !== undefined));
+function filtersOf(input: Record<string, unknown> | null | undefined): ExportFilters {
+  return Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== null && value !== undefined)) as ExportFilters;
 }
 
-@Authorized()
-@Resolver()
-export class ExportResolver {
-  // It reads, as GET /exports/* does: API keys need `read` and the exports scope, not `write`.
-  @InGroup('exports', { readsOnly: true })
-  @Budget('exports')
-  @Mutation(() => ExportJobType, {
-    complexity: COST.write,
-    description: 'Queues an export job (workspace administrators and API keys with read and exports); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
-  })
-  async startExport(
-    @Arg('kind', () => ExportKind) kind: ExportKind,
-    @Arg('format', () => ExportFormat, { defaultValue: ExportFormat.XLSX }) format: ExportFormat,
-    @Arg('filters', () => ExportFiltersInput, { nullable: true }) filters: ExportFiltersInput | null,
-    @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<ExportJobType> {
-    return present(await services.exportJobs.start(ctx, { kind, format, filters: filtersOf(filters) }));
+/**
+ * The export mutations and queries, with the ExportKind enum and the ExportFiltersInput of every
+ * kind the domains declare (their modules' `exports`): a new kind needs no edit here.
+ */
+export function exportResolvers(domains: DomainCatalog): Function[] {
+  const catalog = new ExportCatalog(domains.exportSources);
+  const ExportKind: Record<string, string> = Object.fromEntries(catalog.sources.map((s) => [enumName(s.kind), s.kind]));
+  registerEnumType(ExportKind, {
+    name: 'ExportKind',
+    description: 'What an export lists.',
+    valuesConfig: Object.fromEntries(catalog.sources.map((s) => [enumName(s.kind), { description: capitalized(s.description) + '.' }])),
+  });
+  Field(() => ExportKind)(ExportJobType.prototype, 'kind');
+
+  @InputType({ description: 'Filters of an export; each kind takes its own (others are refused).' })
+  class ExportFiltersInput {}
+  for (const { name, filter, kinds } of catalog.filters()) {
+    Field(filter.graphqlType as () => GraphQLScalarType, { nullable: true, description: `${capitalized(kinds.join(' and '))}: ${filter.description}.` })(ExportFiltersInput.prototype, name);
   }
 
-  @InGroup('exports')
-  @Query(() => ExportJobType, { complexity: COST.record, name: 'export', description: 'An export job of this workspace: status, progress and, once ready, a download URL.' })
-  async exportJob(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, requestBaseUrl }: GraphqlContext): Promise<ExportJobType> {
-    return present(await services.exportJobs.get(ctx, id, requestBaseUrl));
+  @Authorized()
+  @Resolver()
+  class ExportResolver {
+    // It reads, as GET /exports/* does: API keys need `read` and the exports scope, not `write`.
+    @InGroup('exports', { readsOnly: true })
+    @Budget('exports')
+    @Mutation(() => ExportJobType, {
+      complexity: COST.write,
+      description: 'Queues an export job (workspace administrators and API keys with read and exports); the filters and the PDF row cap are checked now. Counts toward the export rate limit.',
+    })
+    async startExport(
+      @Arg('kind', () => ExportKind) kind: string,
+      @Arg('format', () => ExportFormat, { defaultValue: ExportFormat.XLSX }) format: ExportFormat,
+      @Arg('filters', () => ExportFiltersInput, { nullable: true }) filters: Record<string, unknown> | null,
+      @Ctx() { ctx, services }: GraphqlContext,
+    ): Promise<ExportJobType> {
+      return present(await services.exportJobs.start(ctx, { kind, format, filters: filtersOf(filters) }));
+    }
+
+    @InGroup('exports')
+    @Query(() => ExportJobType, { complexity: COST.record, name: 'export', description: 'An export job of this workspace: status, progress and, once ready, a download URL.' })
+    async exportJob(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, requestBaseUrl }: GraphqlContext): Promise<ExportJobType> {
+      return present(await services.exportJobs.get(ctx, id, requestBaseUrl));
+    }
   }
+  return [ExportResolver];
 }

@@ -1,9 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { RequestContext } from '../../context/request-context';
-import { ExportFormat } from './export-kinds';
-import { ExportWriter, type ExportPlan, type ExportRequest } from './export-writer';
-import type { LogoFetcher } from './pdf/logo-fetch';
-import type { PdfRenderer } from './pdf/pdf-renderer';
+import { ExportFormat } from './export-formats';
+import type { ExportPlan, ExportRequest, ExportWriter } from './export-writer';
 
 export type { ExportPlan, ExportRequest } from './export-writer';
 
@@ -16,16 +14,12 @@ export interface ExportFile {
 }
 
 /**
- * Orders, users and sales as files, for a request's caller: workspace administrators and API
+ * The domains' export kinds as files, for a request's caller: workspace administrators and API
  * keys (their scopes decide). The REST downloads and the export jobs both start here.
  */
 export class ExportService {
-  /** The writing engine, shared with the job worker (which has no request). */
-  readonly writer: ExportWriter;
-
-  constructor(pdf: PdfRenderer, logos: LogoFetcher) {
-    this.writer = new ExportWriter(pdf, logos);
-  }
+  /** `writer`: the writing engine, shared with the job worker (which has no request). */
+  constructor(readonly writer: ExportWriter) {}
 
   /** Checks an export for the caller: filters, row count and PDF cap; every refusal comes here, before a byte is written. */
   plan(ctx: RequestContext, request: ExportRequest): Promise<ExportPlan> {

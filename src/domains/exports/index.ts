@@ -3,7 +3,7 @@ import { exportJobServiceOf } from './export-job-service-of';
 import { ExportChunk } from './export-chunk.entity';
 import { ExportJob } from './export-job.entity';
 import type { ExportJobService } from './export-jobs';
-import { ExportResolver } from './export.resolver';
+import { exportResolvers } from './export.resolver';
 import type { ExportService } from './export.service';
 
 declare module '../domain-module' {
@@ -13,7 +13,7 @@ declare module '../domain-module' {
   }
 }
 
-/** XLSX and PDF exports, streamed at once or written by a job to download later. */
+/** XLSX and PDF exports of the kinds the domains declare, streamed at once or written by a job to download later. */
 export const exportsDomain = defineDomain({
   name: 'exports',
   entities: [ExportJob, ExportChunk],
@@ -21,7 +21,8 @@ export const exportsDomain = defineDomain({
     const exportJobs = exportJobServiceOf(deps);
     return { exports: exportJobs.exports, exportJobs };
   },
-  resolvers: [ExportResolver],
+  // Defined from every domain's export kinds (the ExportKind enum).
+  resolvers: (catalog) => exportResolvers(catalog),
   routeGroups: { exports: 'scoped' },
   // Hourly at minute 23: export files past their 24-hour retention.
   cron: [{ task: 'delete_expired_exports', match: '23 * * * *', identifier: 'delete_expired_exports' }],

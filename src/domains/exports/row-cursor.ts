@@ -1,7 +1,7 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, raw, sql } from '../../db/tenant-sql';
-import type { RowsQuery } from './sources/export-source';
+import type { RowsQuery } from './export-source';
 
 /** Rows fetched per round trip. */
 export const BATCH_SIZE = 1_000;

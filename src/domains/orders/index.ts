@@ -7,6 +7,8 @@ import { OrderStatusHistory } from './order-status-history.entity';
 import { Order } from './order.entity';
 import { OrderItemResolver, OrderResolver } from './order.resolver';
 import { OrderService } from './order.service';
+import { ordersExport } from './orders.export';
+import { salesExport } from './sales.export';
 
 declare module '../domain-module' {
   interface Services {
@@ -36,6 +38,7 @@ export const ordersDomain = defineDomain({
     }),
     statusHistory: childrenOf(ctx.em, OrderStatusHistory, 'order', columns),
   }),
+  exports: [ordersExport, salesExport],
   routeGroups: { orders: 'scoped' },
   webhookEvents: ['order.created', 'order.delivered'],
 });

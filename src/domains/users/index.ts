@@ -5,6 +5,7 @@ import { Role } from './role.entity';
 import { User } from './user.entity';
 import { UserResolver } from './user.resolver';
 import { UserService } from './user.service';
+import { usersExport } from './users.export';
 
 declare module '../domain-module' {
   interface Services {
@@ -23,6 +24,7 @@ export const usersDomain = defineDomain({
   services: ({ services }) => ({ users: new UserService(services.linkAuth, services.webhookEvents) }),
   resolvers: [UserResolver],
   loaders: ({ ctx, columns }) => ({ user: byId(ctx.em, User, columns), role: byId(ctx.em, Role, columns) }),
+  exports: [usersExport],
   routeGroups: { users: 'scoped' },
   webhookEvents: ['user.created'],
 });

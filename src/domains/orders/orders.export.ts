@@ -1,16 +1,46 @@
-import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
-import { ORDER_STATUS_LABELS } from '../../orders/order-status.rules';
-import type { ExportFilters } from '../export-kinds';
-import { dateRangeLine, isoDate, localTimestamp, orderDateConditions, type ExportSource } from './export-source';
+import { Int } from 'type-graphql';
+import { executeSql, joinSql, sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import { ValidationError } from '../../errors/app-error';
+import { checkDateRange, dateRangeFilters, dateRangeLine, type DateRange } from '../exports/date-range';
+import { defineExport, isoDate, localTimestamp, type ExportFilter } from '../exports/export-source';
+import { OrderStatus } from './order.entity';
+import { ORDER_STATUS_LABELS } from './order-status.rules';
 
 const statusLabel = `case o.status ${Object.entries(ORDER_STATUS_LABELS)
   .map(([code, label]) => `when ${Number(code)} then '${label}'`)
   .join(' ')} end`;
 
+type OrderExportFilters = DateRange & { orderStatus?: OrderStatus; productionUnitId?: number };
+
+/** A production unit of the caller's workspace; its name goes on the title lines. */
+const productionUnitFilter: ExportFilter<number> = {
+  graphqlType: () => Int,
+  description: 'orders of this production unit',
+  async check(name, id, { em, organizationId }) {
+    const t = tenantSql(organizationId, 'pu');
+    const [unit] = await executeSql<{ name: string }>(em, sql`select pu.name from production_unit pu where ${t.owns()} and pu.id = ${id}`);
+    if (!unit) throw new ValidationError(name, 'is not a production unit of this workspace');
+    return { value: id, label: unit.name };
+  },
+};
+
+/** Conditions on `sales_order o`'s order_date for a date range. */
+export function orderDateConditions(range: DateRange, where: Sql[]): void {
+  if (range.dateFrom) where.push(sql`o.order_date >= ${range.dateFrom}`);
+  if (range.dateTo) where.push(sql`o.order_date <= ${range.dateTo}`);
+}
+
 /** One row per order, oldest order date first. */
-export const ordersSource: ExportSource = {
+export const ordersExport = defineExport<OrderExportFilters>({
+  kind: 'orders',
+  description: 'one row per order',
   title: 'Orders',
-  filters: ['orderStatus', 'dateFrom', 'dateTo', 'productionUnitId'],
+  filters: {
+    orderStatus: { graphqlType: () => OrderStatus, description: 'of this status' },
+    ...dateRangeFilters('order date'),
+    productionUnitId: productionUnitFilter,
+  },
+  checkTogether: checkDateRange,
   orientation: 'landscape',
   columns: [
     { key: 'order_code', header: 'Order code', type: 'text', width: 18 },
@@ -28,7 +58,7 @@ export const ordersSource: ExportSource = {
     { key: 'delivery_date', header: 'Delivery date', type: 'date', width: 13 },
     { key: 'created_at', header: 'Placed at', type: 'datetime', width: 17 },
   ],
-  rows(organizationId, f: ExportFilters) {
+  rows(organizationId, f) {
     const t = tenantSql(organizationId, 'o');
     const where: Sql[] = [t.owns()];
     if (f.orderStatus !== undefined) where.push(sql`o.status = ${f.orderStatus}`);
@@ -50,11 +80,11 @@ export const ordersSource: ExportSource = {
       count: sql`sales_order o ${t.join('workspace_config', 'wc')} where ${joinSql(where, ' and ')}`,
     };
   },
-  describe(f, names) {
+  describe(f, labels) {
     return [
       ...(f.orderStatus !== undefined ? [`Status: ${ORDER_STATUS_LABELS[f.orderStatus]}`] : []),
       ...dateRangeLine('Order date', f),
-      ...(names.productionUnit !== undefined ? [`Production unit: ${names.productionUnit}`] : []),
+      ...(labels.productionUnitId !== undefined ? [`Production unit: ${labels.productionUnitId}`] : []),
     ];
   },
-};
+});

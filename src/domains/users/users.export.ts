@@ -1,7 +1,7 @@
-import { joinSql, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
-import { ActiveStatus } from '../../../db/active-status';
-import { USER_TYPE_NAMES } from '../../users/user.entity';
-import { localTimestamp, type ExportSource } from './export-source';
+import { joinSql, sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import { ActiveStatus } from '../../db/active-status';
+import { defineExport, localTimestamp } from '../exports/export-source';
+import { USER_TYPE_NAMES, UserType } from './user.entity';
 
 const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
 const typeLabel = `case u.user_type ${Object.entries(USER_TYPE_NAMES)
@@ -10,9 +10,14 @@ const typeLabel = `case u.user_type ${Object.entries(USER_TYPE_NAMES)
 const typeName = (code: number) => capitalized(Object.keys(USER_TYPE_NAMES).find((name) => USER_TYPE_NAMES[name] === code)!);
 
 /** One row per user, in the order they were added. */
-export const usersSource: ExportSource = {
+export const usersExport = defineExport<{ userType?: UserType; userStatus?: ActiveStatus }>({
+  kind: 'users',
+  description: 'one row per user',
   title: 'Users',
-  filters: ['userType', 'userStatus'],
+  filters: {
+    userType: { graphqlType: () => UserType, description: 'of this type' },
+    userStatus: { graphqlType: () => ActiveStatus, description: 'active (1) or inactive (0)' },
+  },
   orientation: 'landscape',
   columns: [
     { key: 'id', header: 'ID', type: 'integer', width: 8 },
@@ -53,4 +58,4 @@ export const usersSource: ExportSource = {
       ...(f.userStatus !== undefined ? [`Status: ${f.userStatus === ActiveStatus.ACTIVE ? 'Active' : 'Inactive'}`] : []),
     ];
   },
-};
+});

@@ -1,10 +1,15 @@
-import { joinSql, raw, sql, tenantSql, type Sql } from '../../../db/tenant-sql';
-import { dateRangeLine, isoDate, orderDateConditions, type ExportSource } from './export-source';
+import { joinSql, raw, sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import { checkDateRange, dateRangeFilters, dateRangeLine, type DateRange } from '../exports/date-range';
+import { defineExport, isoDate } from '../exports/export-source';
+import { orderDateConditions } from './orders.export';
 
 /** One row per order line: what was sold, when, to whom; quantities also in the class's unit. */
-export const salesSource: ExportSource = {
+export const salesExport = defineExport<DateRange>({
+  kind: 'sales',
+  description: 'one row per order line',
   title: 'Sales',
-  filters: ['dateFrom', 'dateTo'],
+  filters: dateRangeFilters('order date'),
+  checkTogether: checkDateRange,
   orientation: 'landscape',
   columns: [
     { key: 'order_date', header: 'Order date', type: 'date', width: 12 },
@@ -46,4 +51,4 @@ export const salesSource: ExportSource = {
   describe(f) {
     return dateRangeLine('Order date', f);
   },
-};
+});
