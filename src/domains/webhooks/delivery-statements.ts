@@ -1,6 +1,7 @@
 import type { SqlClient } from '../../db/sql-client';
 import { raw, sql, type Sql } from '../../db/tenant-sql';
 import { DELIVERY_JOB_KEY_PREFIX, deliveryJobOf } from './delivery-job';
+import { liveEndpoint } from './live-endpoint';
 
 /*
  * The statements of the common delivery path. Each is a single statement in its own implicit
@@ -47,7 +48,7 @@ export async function claimAllAsRead(client: SqlClient, reads: ReadDelivery[], l
               lease_until = ${leaseEnd}, updated_at = now()
          from wanted t, webhook_endpoint w
         where d.organization_id = t.organization_id and d.id = t.id and d.status = t.status and d.attempts = t.attempts and d.attempts < d.max_attempts
-          and w.organization_id = d.organization_id and w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
+          and w.organization_id = d.organization_id and w.id = d.webhook_id and ${liveEndpoint('w')}
           and w.secret_ciphertext = t.secret_ciphertext and w.url = t.url
           and case d.status when 'pending' then coalesce(d.next_attempt_at <= now(), true)
                             else coalesce(d.lease_until <= now(), true) end
@@ -106,9 +107,9 @@ export async function recordAttempts(client: SqlClient, records: AttemptRecord[]
      decided as (
        select d.organization_id, d.id, g.ord, g.delivered, g.response_status, g.response_body, g.duration_ms, g.retry_delay_ms,
               case when g.final_status is not null then g.final_status
-                   when w.status = 1 and w.deleted_at is null then 'pending'
+                   when ${liveEndpoint('w')} then 'pending'
                    else 'dead' end as status,
-              case when g.final_status is not null or (w.status = 1 and w.deleted_at is null) then g.error
+              case when g.final_status is not null or (${liveEndpoint('w')}) then g.error
                    when w.deleted_at is not null then ${reasons.deleted}::text
                    else ${reasons.paused}::text end as error
          from given g

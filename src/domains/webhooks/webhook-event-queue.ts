@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql } from '../../db/tenant-sql';
 import { deliveryJobOf } from './delivery-job';
+import { liveEndpoint } from './live-endpoint';
 import { newEventId } from './webhook-events';
 
 /**
@@ -20,7 +21,7 @@ export class WebhookEventQueue {
             insert into webhook_delivery (organization_id, webhook_id, event_id, event_type, event_data, event_at, status, attempts, max_attempts)
             select w.organization_id, w.id, ${newEventId()}, ${type}, ${JSON.stringify(data)}::json, now(), 'pending', 0, ${this.maxAttempts}
               from webhook_endpoint w
-             where w.organization_id = ${organizationId} and w.status = 1 and w.deleted_at is null and ${type} = any(string_to_array(w.events, ','))
+             where w.organization_id = ${organizationId} and ${liveEndpoint('w')} and ${type} = any(string_to_array(w.events, ','))
             returning id, organization_id)
           select ${deliveryJobOf('queued')} from queued`,
     );
