@@ -77,8 +77,8 @@ export class UserService {
 
   /** A user with the organization they belong to. */
   async profile(ctx: RequestContext, id: number): Promise<UserProfileRead> {
-    const [read, organization] = await Promise.all([this.get(ctx, id), organizationRow(ctx.em, ctx.organizationId)]);
-    return { ...read, organization };
+    const read = await this.get(ctx, id);
+    return { ...read, organization: await organizationRow(ctx.em, ctx.organizationId) };
   }
 
   /** The signed-in user's own profile. */
