@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Attendance } from '../../src/domains/attendance/attendance.entity';
+import type { AttendanceRead } from '../../src/domains/attendance/attendance-read';
 import { DateString, Nullable, Timestamp } from '../schemas';
 
 /** An attendance record: one user's local day. */
@@ -14,12 +14,12 @@ export const AttendanceBody = Type.Object({
   longitude: Nullable(Type.Number()),
 });
 
-/** Needs the user loaded. */
-export function presentAttendance(a: Attendance) {
+/** An attendance record with its user's name. */
+export function presentAttendance({ attendance: a, user }: AttendanceRead) {
   return {
     id: a.id,
-    user_id: a.user.id,
-    user_name: `${a.user.firstName} ${a.user.lastName}`,
+    user_id: user.id,
+    user_name: `${user.firstName} ${user.lastName}`,
     date: a.day,
     check_in_at: a.checkInAt,
     check_out_at: a.checkOutAt,

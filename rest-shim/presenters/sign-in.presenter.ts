@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import type { Row } from '../../src/db/entity-rows';
 import type { SignInResult } from '../../src/domains/auth/sign-in-session';
 import type { Passkey } from '../../src/domains/auth/passkey.entity';
-import type { Role } from '../../src/domains/users/role.entity';
-import type { User } from '../../src/domains/users/user.entity';
+import type { UserRead } from '../../src/domains/users/user-read';
 import type { Organization } from '../../src/domains/workspace/organization.entity';
 import { Nullable, Timestamp } from '../schemas';
 
@@ -34,7 +34,8 @@ export const SessionWorkspaceBody = Type.Object({
   status: Type.Integer(),
 });
 
-export function presentSessionUser(user: User, role: Role) {
+/** The user of a new session, with the name of its role. */
+export function presentSessionUser({ user, role }: Pick<UserRead, 'user' | 'role'>) {
   return {
     id: user.id,
     first_name: user.firstName,
@@ -46,7 +47,8 @@ export function presentSessionUser(user: User, role: Role) {
   };
 }
 
-export function presentSessionWorkspace(o: Organization) {
+/** The workspace of a new session. */
+export function presentSessionWorkspace(o: Row<Organization>) {
   return { workspace_id: o.workspaceId, slug: o.slug, display_name: o.displayName, plan: o.plan, status: o.status };
 }
 
@@ -60,12 +62,14 @@ export const SignInAnswer = Type.Object({
   modules: Type.Array(NavigationModuleBody),
 });
 
-export function presentSignIn({ token, user, role, organization, modules }: SignInResult) {
+/** A sign-in's answer. */
+export function presentSignIn(result: SignInResult) {
+  const { token, organization, modules } = result;
   return {
     response_code: 200,
     message: 'Signed in',
     token,
-    user: { ...presentSessionUser(user, role), organization_name: organization.displayName },
+    user: { ...presentSessionUser(result), organization_name: organization.displayName },
     workspace: presentSessionWorkspace(organization),
     modules,
   };
@@ -81,6 +85,7 @@ export const PasskeyBody = Type.Object({
   last_used_at: Nullable(Timestamp),
 });
 
-export function presentPasskey(p: Passkey) {
+/** A passkey's row as its owner sees it. */
+export function presentPasskey(p: Row<Passkey>) {
   return { id: p.id, name: p.name, credential_id: p.credentialId, backed_up: p.backedUp, created_at: p.createdAt, last_used_at: p.lastUsedAt };
 }

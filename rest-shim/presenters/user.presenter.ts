@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { User } from '../../src/domains/users/user.entity';
 import { isCustomerType } from '../../src/domains/users/user.entity';
-import type { Organization } from '../../src/domains/workspace/organization.entity';
+import type { UserProfileRead, UserRead } from '../../src/domains/users/user-read';
 import { Nullable, Timestamp } from '../schemas';
 
 /** A user as lists and creates show it. */
@@ -38,33 +37,34 @@ export const UserProfileBody = Type.Composite([
   }),
 ]);
 
-/** Needs the user's role, town and route loaded. */
-export function presentUser(user: User) {
+/** A user with the names of its role, town and route. */
+export function presentUser({ user, role, town, route }: UserRead) {
   return {
     id: user.id,
     first_name: user.firstName,
     last_name: user.lastName,
     official_email: user.officialEmail,
     primary_contact_number: user.primaryContactNumber,
-    role_id: user.role.id,
-    role_name: user.role.name,
+    role_id: role.id,
+    role_name: role.name,
     user_type: user.userType,
     status: user.status,
     ...(isCustomerType(user.userType) ? { store_name: user.storeName } : {}),
-    town_id: user.town?.id ?? null,
-    town_name: user.town?.name ?? null,
-    route_id: user.route?.id ?? null,
-    route_name: user.route?.name ?? null,
+    town_id: town?.id ?? null,
+    town_name: town?.name ?? null,
+    route_id: route?.id ?? null,
+    route_name: route?.name ?? null,
     organization_id: user.organizationId,
     createdAt: user.createdAt,
   };
 }
 
 /** A user with role and organization details. */
-export function presentUserProfile(user: User, organization: Organization) {
+export function presentUserProfile(read: UserProfileRead) {
+  const { role, organization } = read;
   return {
-    ...presentUser(user),
-    role: { id: user.role.id, role_name: user.role.name },
+    ...presentUser(read),
+    role: { id: role.id, role_name: role.name },
     organization: {
       id: organization.id,
       organization_name: organization.displayName,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Row } from '../../src/db/entity-rows';
 import type { Organization } from '../../src/domains/workspace/organization.entity';
 import type { WorkspaceConfig } from '../../src/domains/workspace/workspace-config.entity';
 import { Nullable, Timestamp } from '../schemas';
@@ -33,7 +34,8 @@ export const WorkspaceConfigBody = Type.Object({
   time_zone: Type.String({ description: 'IANA time zone (extension)' }),
 });
 
-export function presentWorkspace(o: Organization) {
+/** The workspace as the Workspace resource shows it. */
+export function presentWorkspace(o: Row<Organization>) {
   return {
     workspace_id: o.workspaceId,
     slug: o.slug,
@@ -46,7 +48,8 @@ export function presentWorkspace(o: Organization) {
   };
 }
 
-export function presentWorkspaceConfig(c: WorkspaceConfig) {
+/** The workspace's configuration resource. */
+export function presentWorkspaceConfig(c: Row<WorkspaceConfig>) {
   return {
     id: c.id,
     organization_id: c.organizationId,

@@ -92,8 +92,8 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { user, organization } = await app.services.users.me(request.ctx);
-      return ok({ user: presentUserProfile(user, organization), workspace: presentWorkspace(organization) });
+      const profile = await app.services.users.me(request.ctx);
+      return ok({ user: presentUserProfile(profile), workspace: presentWorkspace(profile.organization) });
     },
   );
 

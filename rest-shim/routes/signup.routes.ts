@@ -37,7 +37,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const b = request.body;
-      const { token, user, role, organization } = await app.services.signup.register(request.ctx.em, {
+      const signedUp = await app.services.signup.register(request.ctx.em, {
         firstName: b.first_name,
         lastName: b.last_name,
         officialEmail: b.official_email,
@@ -48,9 +48,9 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(201).send({
         response_code: 201,
         message: 'Workspace created',
-        token,
-        user: { ...presentSessionUser(user, role), status: user.status },
-        workspace: presentSessionWorkspace(organization),
+        token: signedUp.token,
+        user: { ...presentSessionUser(signedUp), status: signedUp.user.status },
+        workspace: presentSessionWorkspace(signedUp.organization),
       });
     },
   );

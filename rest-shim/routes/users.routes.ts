@@ -76,8 +76,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     { schema: { tags: ['Users'], summary: 'A user with role and organization', params: IdParams, response: okResponse(UserProfileBody) } },
     async (request) => {
-      const { user, organization } = await app.services.users.profile(request.ctx, request.params.id);
-      return ok(presentUserProfile(user, organization));
+      return ok(presentUserProfile(await app.services.users.profile(request.ctx, request.params.id)));
     },
   );
 

@@ -1,14 +1,13 @@
-import { wrap } from '@mikro-orm/core';
 import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Arg, Root } from 'type-graphql';
 import type { Row } from '../../db/entity-rows';
 import type { Related } from '../../graphql/loaders';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user-row';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
 import { InGroup } from '../../graphql/route-group';
 import { Attendance } from './attendance.entity';
+import { attendanceRowOf } from './attendance-read';
 import { COST, pageCost } from '../../graphql/costs';
 
 const AttendancePage = PageOf(Attendance, 'Attendance');
@@ -36,29 +35,33 @@ class CheckInInput {
 export class AttendanceResolver {
   @InGroup('attendance')
   @Query(() => AttendancePage, { complexity: pageCost(), description: 'Attendance records, newest day first (staff; employees see their own).' })
-  async attendance(@Args(() => AttendanceListArgs) args: AttendanceListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Attendance>> {
+  async attendance(@Args(() => AttendanceListArgs) args: AttendanceListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Attendance>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.attendance.list(ctx, filter, { page, limit }));
+    const found = await services.attendance.list(ctx, filter, { page, limit });
+    return toPage({ ...found, items: found.items.map((read) => attendanceRowOf(read, loaders)) });
   }
 
   @InGroup('attendance')
   @Mutation(() => Attendance, { complexity: COST.write, description: 'Checks the signed-in employee or admin in for today (workspace time zone).' })
-  checkIn(@Arg('input', () => CheckInInput, { nullable: true }) input: CheckInInput | null, @Ctx() { ctx, services }: GraphqlContext): Promise<Attendance> {
-    return services.attendance.checkIn(ctx, input ?? {});
+  async checkIn(
+    @Arg('input', () => CheckInInput, { nullable: true }) input: CheckInInput | null,
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<Attendance>> {
+    return attendanceRowOf(await services.attendance.checkIn(ctx, input ?? {}), loaders);
   }
 
   @InGroup('attendance')
   @Mutation(() => Attendance, { complexity: COST.write, description: 'Checks the signed-in user out of today.' })
-  checkOut(@Ctx() { ctx, services }: GraphqlContext): Promise<Attendance> {
-    return services.attendance.checkOut(ctx);
+  async checkOut(@Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Attendance>> {
+    return attendanceRowOf(await services.attendance.checkOut(ctx), loaders);
   }
 }
 
 @Resolver(() => Attendance)
 export class AttendanceFieldsResolver {
   @FieldResolver(() => User, { complexity: COST.relation })
-  user(@Root() attendance: Pick<Attendance, 'user'>, @Ctx() { ctx, loaders }: GraphqlContext): Related<Row<User>> {
-    // Lists and check-ins load it with the record.
-    return wrap(attendance.user).isInitialized() ? userRow(ctx.em, attendance.user, loaders) : loaders.user.load(attendance.user.id);
+  user(@Root() attendance: Pick<Row<Attendance>, 'user'>, @Ctx() { loaders }: GraphqlContext): Related<Row<User>> {
+    // Lists and check-ins read it with the record and prime the loader.
+    return loaders.user.load(attendance.user);
   }
 }

@@ -1,13 +1,15 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
+import { rowOf } from '../../db/entity-rows';
 import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
-import { entityList, readPage } from '../../lists/entity-list';
+import { entityList, readRowPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { User, UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
 import { Attendance } from './attendance.entity';
+import { readAttendance, type AttendanceRead } from './attendance-read';
 
 export interface CheckInInput {
   latitude?: number | null;
@@ -25,7 +27,7 @@ export interface AttendanceFilter {
  */
 export class AttendanceService {
   /** 409 when already checked in today. */
-  async checkIn(ctx: RequestContext, input: CheckInInput): Promise<Attendance> {
+  async checkIn(ctx: RequestContext, input: CheckInInput): Promise<AttendanceRead> {
     const session = ctx.requireSession();
     if (isCustomer(ctx)) throw new ForbiddenError('Only employees and admins record attendance');
     const { latitude, longitude } = location(input);
@@ -41,24 +43,23 @@ export class AttendanceService {
       longitude,
     });
     await ctx.em.flush();
-    await ctx.em.populate(record, ['user']);
-    return record;
+    return this.readOf(ctx, record);
   }
 
   /** 409 without a check-in today, or when already checked out. */
-  async checkOut(ctx: RequestContext): Promise<Attendance> {
+  async checkOut(ctx: RequestContext): Promise<AttendanceRead> {
     const session = ctx.requireSession();
     const day = await workspaceToday(ctx.em, session.organizationId);
-    const record = await ctx.em.findOne(Attendance, { user: session.userId, day }, { populate: ['user'] });
+    const record = await ctx.em.findOne(Attendance, { user: session.userId, day });
     if (!record) throw new ConflictError(`Not checked in today (${day})`);
     if (record.checkOutAt) throw new ConflictError(`Already checked out today (${day})`);
     record.checkOutAt = new Date();
     await ctx.em.flush();
-    return record;
+    return this.readOf(ctx, record);
   }
 
   /** Staff only; newest day first. Employees see only their own records. */
-  async list(ctx: RequestContext, filter: AttendanceFilter, pageRequest: PageRequest): Promise<Paginated<Attendance>> {
+  async list(ctx: RequestContext, filter: AttendanceFilter, pageRequest: PageRequest): Promise<Paginated<AttendanceRead>> {
     requireStaff(ctx);
     const principal = ctx.requirePrincipal();
     const ownOnly = principal.kind === 'session' && principal.userType === UserType.EMPLOYEE;
@@ -66,12 +67,19 @@ export class AttendanceService {
       ...(filter.date != null ? { day: rules.calendarDate('date', filter.date) } : {}),
       ...(ownOnly ? { user: ctx.userId! } : filter.userId != null ? { user: filter.userId } : {}),
     };
-    return readPage(ctx.em, ATTENDANCE_LIST, where, pageRequest);
+    const page = await readRowPage(ctx.em, ATTENDANCE_LIST, where, pageRequest);
+    return { ...page, items: await readAttendance(ctx.em, page.items) };
+  }
+
+  /** The read of a record just written: its row and its user's. */
+  private async readOf(ctx: RequestContext, record: Attendance): Promise<AttendanceRead> {
+    const [read] = await readAttendance(ctx.em, [rowOf(ctx.em, Attendance, record)]);
+    return read;
   }
 }
 
-/** The attendance list: newest day first, with each record's user. */
-const ATTENDANCE_LIST = entityList({ entity: Attendance, orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' }, populate: ['user'] });
+/** The attendance list: newest day first. */
+const ATTENDANCE_LIST = entityList({ entity: Attendance, orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' } });
 
 function location(input: CheckInInput): { latitude: number | null; longitude: number | null } {
   const { latitude = null, longitude = null } = input;

@@ -6,14 +6,14 @@ import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import type { Row } from '../../db/entity-rows';
 import { User } from '../users/user.entity';
-import { userRow } from '../users/user-row';
+import { userRowOf } from '../users/user-read';
 import { SignupInput, SignupPayload } from '../workspace/workspace.types';
 import { LoginInput, SignInPayload } from './auth.types';
 import type { SignInResult } from './sign-in-session';
 import { COST } from '../../graphql/costs';
 
 /** The GraphQL shape of a sign-in. */
-export function signInPayload({ token, user, organization, modules }: SignInResult): SignInPayload {
+export function signInPayload({ token, organization, modules, ...user }: SignInResult): SignInPayload {
   return { token, user, workspace: organization, modules };
 }
 
@@ -23,7 +23,7 @@ export class AuthResolver {
   @Budget('signup')
   @Mutation(() => SignupPayload, { complexity: COST.password, description: 'Creates a workspace, its settings, its roles and its first admin.' })
   async signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() { ctx, services }: GraphqlContext): Promise<SignupPayload> {
-    const { token, user, organization } = await services.signup.register(ctx.em, input);
+    const { token, organization, ...user } = await services.signup.register(ctx.em, input);
     return { token, user, workspace: organization };
   }
 
@@ -60,7 +60,7 @@ export class AuthResolver {
   @InGroup('auth')
   @Query(() => User, { complexity: COST.me, description: 'The signed-in user.' })
   async me(@Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
-    return userRow(ctx.em, (await services.users.me(ctx)).user, loaders);
+    return userRowOf(await services.users.me(ctx), loaders);
   }
 
   @Authorized()

@@ -1,5 +1,6 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { User } from '../users/user.entity';
+import type { Row } from '../../db/entity-rows';
+import type { UserRead } from '../users/user-read';
 import { Organization } from '../workspace/organization.entity';
 
 @InputType({ description: 'Password sign-in.' })
@@ -35,10 +36,10 @@ export class SignInPayload {
   token!: string;
 
   /** Shown through SignInPayloadResolver, as a row. */
-  user!: User;
+  user!: UserRead;
 
   @Field(() => Organization)
-  workspace!: Organization;
+  workspace!: Row<Organization>;
 
   @Field(() => [NavigationModule])
   modules!: NavigationModule[];

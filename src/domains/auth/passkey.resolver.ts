@@ -1,6 +1,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { signInPayload } from './auth.resolver';
@@ -14,7 +15,7 @@ export class PasskeyResolver {
   @Authorized()
   @InGroup('auth')
   @Query(() => [Passkey], { complexity: listCost(COST.record, ASSUMED_LENGTH.passkeys), description: "The signed-in user's passkeys, newest first." })
-  passkeys(@Ctx() { ctx, services }: GraphqlContext): Promise<Passkey[]> {
+  passkeys(@Ctx() { ctx, services }: GraphqlContext): Promise<Array<Row<Passkey>>> {
     return services.passkeys.list(ctx);
   }
 
@@ -32,7 +33,7 @@ export class PasskeyResolver {
     @Arg('response', () => GraphQLJSONObject) response: object,
     @Arg('name', () => String, { nullable: true }) name: string | null,
     @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<Passkey> {
+  ): Promise<Row<Passkey>> {
     return services.passkeys.register(ctx, response as RegistrationResponseJSON, name);
   }
 

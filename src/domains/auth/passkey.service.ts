@@ -8,6 +8,7 @@ import type {
 } from '@simplewebauthn/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { findRows, rowOf, type Row } from '../../db/entity-rows';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import * as rules from '../../validation/rules';
 import { User } from '../users/user.entity';
@@ -73,7 +74,7 @@ export class PasskeyService {
   }
 
   /** Verifies the browser's registration response and stores the passkey under `name`. */
-  async register(ctx: RequestContext, response: RegistrationResponseJSON, name?: string | null): Promise<Passkey> {
+  async register(ctx: RequestContext, response: RegistrationResponseJSON, name?: string | null): Promise<Row<Passkey>> {
     const session = ctx.requireSession();
     const label = name == null ? `Passkey added ${new Date().toISOString().slice(0, 10)}` : rules.requiredText('name', name, 100);
     let nonce: { nonce: string; expiresAt: Date } | null = null;
@@ -109,13 +110,13 @@ export class PasskeyService {
       backedUp: credentialBackedUp,
     });
     await ctx.em.flush();
-    return passkey;
+    return rowOf(ctx.em, Passkey, passkey);
   }
 
   /** The signed-in user's passkeys, newest first. */
-  list(ctx: RequestContext): Promise<Passkey[]> {
+  list(ctx: RequestContext): Promise<Array<Row<Passkey>>> {
     const session = ctx.requireSession();
-    return ctx.em.find(Passkey, { user: session.userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return findRows(ctx.em, Passkey, { user: session.userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   /** Removes one of the signed-in user's passkeys; anyone else's is not found. */

@@ -1,21 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowOf, type Row } from '../../db/entity-rows';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { ForbiddenError, type AppError } from '../../errors/app-error';
 import { ActiveStatus } from '../../db/active-status';
-import type { Role } from '../users/role.entity';
-import type { User } from '../users/user.entity';
-import { Organization } from '../workspace/organization.entity';
+import { readUsers, type UserRead } from '../users/user-read';
+import { User } from '../users/user.entity';
+import type { Organization } from '../workspace/organization.entity';
+import { organizationRow } from '../workspace/organization-row';
 import { assertWorkspaceOpen } from '../workspace/workspace-gates';
 import { AccountLockedError, clearFailedSignIns, lockAccountRow, recordFailedSignIn, type AccountRef } from './lockout';
 import { navigationFor, type NavigationModule } from './navigation';
 import type { SessionService } from './session.service';
 
-/** What every sign-in method returns: the login shape of the interface. */
-export interface SignInResult {
+/** What every sign-in method returns: the login shape of the interface, the user as a user read. */
+export interface SignInResult extends UserRead {
   token: string;
-  user: User;
-  role: Role;
-  organization: Organization;
+  organization: Row<Organization>;
   modules: NavigationModule[];
 }
 
@@ -59,10 +59,10 @@ export class SignInSessions {
       throw new ForbiddenError('This account is inactive; ask a workspace administrator to reactivate it');
     }
     scopeToOrganization(em, user.organizationId);
-    const organization = await em.findOneOrFail(Organization, { id: user.organizationId });
+    const organization = await organizationRow(em, user.organizationId);
     assertWorkspaceOpen(organization.status);
     const token = await this.sessions.start(em, user);
-    await em.populate(user, ['role']);
-    return { token, user, role: user.role, organization, modules: navigationFor(user.userType) };
+    const [read] = await readUsers(em, [rowOf(em, User, user)]);
+    return { token, ...read, organization, modules: navigationFor(user.userType) };
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
 import type { Row } from '../../db/entity-rows';
-import { userRow } from './user-row';
+import { userRowOf } from './user-read';
 import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
@@ -24,21 +24,21 @@ export class UserResolver {
   async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<User>>> {
     const { page, limit, ...filter } = args;
     const found = await services.users.list(ctx, filter, { page, limit });
-    return toPage({ ...found, items: found.items.map((user) => userRow(ctx.em, user, loaders)) });
+    return toPage({ ...found, items: found.items.map((read) => userRowOf(read, loaders)) });
   }
 
   @Authorized()
   @InGroup('users')
   @Query(() => User, { complexity: COST.record })
   async user(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
-    return userRow(ctx.em, await services.users.get(ctx, id), loaders);
+    return userRowOf(await services.users.get(ctx, id), loaders);
   }
 
   @Authorized()
   @InGroup('users')
   @Mutation(() => User, { complexity: COST.password, description: 'Admins only.' })
   async createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
-    return userRow(ctx.em, await services.users.create(ctx, input), loaders);
+    return userRowOf(await services.users.create(ctx, input), loaders);
   }
 
   @FieldResolver(() => Role, { complexity: COST.relation })

@@ -2,7 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import { findRows } from '../../db/entity-rows';
+import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import { hashPassword } from '../auth/passwords';
 import * as rules from '../../validation/rules';
@@ -13,7 +14,9 @@ import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Organization } from '../workspace/organization.entity';
+import { organizationRow } from '../workspace/organization-row';
 import { Role } from './role.entity';
+import { readUsers, userReadOf, type UserProfileRead, type UserRead } from './user-read';
 import { assertContactsUnused } from './user-uniqueness';
 import { isCustomerType, User, UserType } from './user.entity';
 import { ActiveStatus } from '../../db/active-status';
@@ -46,7 +49,6 @@ const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, Use
 const USER_LIST = entityList({
   entity: User,
   orderBy: { createdAt: 'desc', id: 'desc' },
-  populate: ['role', 'town', 'route'],
   searchIn: ['firstName', 'lastName', 'officialEmail', 'primaryContactNumber'],
 });
 
@@ -58,28 +60,29 @@ export class UserService {
   ) {}
 
   /** Staff only; newest first. */
-  async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<User>> {
+  async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<UserRead>> {
     requireStaff(ctx);
-    return readPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
+    const page = await readRowPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
+    return { ...page, items: await readUsers(ctx.em, page.items) };
   }
 
   /** Staff may read anyone of the workspace; to a customer, every other user is not found. */
-  async get(ctx: RequestContext, id: number): Promise<User> {
+  async get(ctx: RequestContext, id: number): Promise<UserRead> {
     const visible = !isCustomer(ctx) || ctx.userId === id;
-    const user = visible ? await ctx.em.findOne(User, { id }, { populate: ['role', 'town', 'route'] }) : null;
+    const [user] = visible ? await findRows(ctx.em, User, { id }) : [];
     if (!user) throw new NotFoundError('User', id);
-    return user;
+    const [read] = await readUsers(ctx.em, [user]);
+    return read;
   }
 
   /** A user with the organization they belong to. */
-  async profile(ctx: RequestContext, id: number): Promise<{ user: User; organization: Organization }> {
-    const user = await this.get(ctx, id);
-    const organization = await ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
-    return { user, organization };
+  async profile(ctx: RequestContext, id: number): Promise<UserProfileRead> {
+    const read = await this.get(ctx, id);
+    return { ...read, organization: await organizationRow(ctx.em, ctx.organizationId) };
   }
 
   /** The signed-in user's own profile. */
-  async me(ctx: RequestContext): Promise<{ user: User; organization: Organization }> {
+  async me(ctx: RequestContext): Promise<UserProfileRead> {
     return this.profile(ctx, ctx.requireSession().userId);
   }
 
@@ -87,7 +90,7 @@ export class UserService {
    * Admins and API keys (not for administrators). Validates everything before writing; duplicate e-mail or phone is 409. A user
    * with an e-mail address is sent an invite link to choose their own password.
    */
-  async create(ctx: RequestContext, input: CreateUserInput): Promise<User> {
+  async create(ctx: RequestContext, input: CreateUserInput): Promise<UserRead> {
     const principal = ctx.requireAdminOrKey();
     const userType = rules.oneOf('userType', input.userType, USER_TYPES);
     if (principal.kind === 'apiKey' && userType === UserType.ADMIN) {
@@ -119,7 +122,7 @@ export class UserService {
       return created;
     });
     this.links.invite(ctx, user);
-    return user;
+    return userReadOf(ctx.em, user);
   }
 
   /** The customer's town and route; a route must lie in the given town (or sets it). */

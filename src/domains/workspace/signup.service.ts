@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowOf, type Row } from '../../db/entity-rows';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { hashPassword } from '../auth/passwords';
 import * as rules from '../../validation/rules';
 import type { SessionService } from '../auth/session.service';
 import { Role, DEFAULT_ROLE_NAMES } from '../users/role.entity';
+import { userReadOf, type UserRead } from '../users/user-read';
 import { assertContactsUnused } from '../users/user-uniqueness';
 import { User, UserType } from '../users/user.entity';
 import { Organization, WorkspacePlan, WorkspaceStatus } from './organization.entity';
@@ -25,12 +27,10 @@ export interface SignupInput {
   organizationName: string;
 }
 
-/** A new workspace with its first admin, signed in. */
-export interface SignupResult {
+/** A new workspace with its first admin (the user read), signed in. */
+export interface SignupResult extends UserRead {
   token: string;
-  user: User;
-  role: Role;
-  organization: Organization;
+  organization: Row<Organization>;
 }
 
 /** Turns an organization name into a URL-safe slug stem. */
@@ -93,7 +93,7 @@ export class SignupService {
       const token = await this.sessions.start(tx, user);
       // A new workspace has no endpoints yet, so nobody receives this: emitted for one rule everywhere.
       await this.events.emit(tx, organizationId, 'user.created', userCreatedData(user));
-      return { token, user, role: roles[0], organization };
+      return { token, ...userReadOf(tx, user), organization: rowOf(tx, Organization, organization) };
     });
   }
 

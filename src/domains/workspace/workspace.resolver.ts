@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { Organization } from './organization.entity';
@@ -11,13 +12,13 @@ import { COST } from '../../graphql/costs';
 export class WorkspaceResolver {
   @InGroup('workspace')
   @Query(() => Organization, { complexity: COST.record, description: 'The caller’s workspace.' })
-  workspace(@Ctx() { ctx, services }: GraphqlContext): Promise<Organization> {
+  workspace(@Ctx() { ctx, services }: GraphqlContext): Promise<Row<Organization>> {
     return services.workspace.organization(ctx);
   }
 
   @InGroup('workspace')
   @Query(() => WorkspaceConfig, { complexity: COST.record, description: 'Settings and branding of the caller’s workspace.' })
-  workspaceConfig(@Ctx() { ctx, services }: GraphqlContext): Promise<WorkspaceConfig> {
+  workspaceConfig(@Ctx() { ctx, services }: GraphqlContext): Promise<Row<WorkspaceConfig>> {
     return services.workspace.config(ctx);
   }
 
@@ -26,7 +27,7 @@ export class WorkspaceResolver {
   updateWorkspaceConfig(
     @Arg('input', () => WorkspaceConfigInput) input: WorkspaceConfigInput,
     @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<WorkspaceConfig> {
+  ): Promise<Row<WorkspaceConfig>> {
     return services.workspace.updateConfig(ctx, input);
   }
 }

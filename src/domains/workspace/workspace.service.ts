@@ -1,7 +1,9 @@
 import type { RequestContext } from '../../context/request-context';
+import { findRows, rowOf, type Row } from '../../db/entity-rows';
 import { ValidationError } from '../../errors/app-error';
 import * as rules from '../../validation/rules';
-import { Organization } from './organization.entity';
+import type { Organization } from './organization.entity';
+import { organizationRow } from './organization-row';
 import { WorkspaceConfig } from './workspace-config.entity';
 
 /** Changes an admin may make to the workspace configuration; omitted fields stay as they are. */
@@ -26,23 +28,25 @@ const FSSAI = /^[0-9]{14}$/;
 /** The caller's workspace and its configuration. */
 export class WorkspaceService {
   /** The caller's organization record. */
-  async organization(ctx: RequestContext): Promise<Organization> {
-    return ctx.em.findOneOrFail(Organization, { id: ctx.organizationId });
+  async organization(ctx: RequestContext): Promise<Row<Organization>> {
+    return organizationRow(ctx.em, ctx.organizationId);
   }
 
   /** The configuration of the caller's workspace (created with the workspace). */
-  async config(ctx: RequestContext): Promise<WorkspaceConfig> {
-    return ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
+  async config(ctx: RequestContext): Promise<Row<WorkspaceConfig>> {
+    const [config] = await findRows(ctx.em, WorkspaceConfig, { organizationId: ctx.organizationId });
+    if (!config) throw new Error(`Workspace ${ctx.organizationId} has no configuration`);
+    return config;
   }
 
   /** The configuration together with the workspace it belongs to. */
-  async overview(ctx: RequestContext): Promise<{ config: WorkspaceConfig; organization: Organization }> {
+  async overview(ctx: RequestContext): Promise<{ config: Row<WorkspaceConfig>; organization: Row<Organization> }> {
     const [config, organization] = await Promise.all([this.config(ctx), this.organization(ctx)]);
     return { config, organization };
   }
 
   /** Admin session only (API keys are refused). Validates every given field first, so a bad one changes nothing. */
-  async updateConfig(ctx: RequestContext, input: WorkspaceConfigInput): Promise<WorkspaceConfig> {
+  async updateConfig(ctx: RequestContext, input: WorkspaceConfigInput): Promise<Row<WorkspaceConfig>> {
     ctx.requireAdminSession();
     const changes: Partial<WorkspaceConfig> = {};
     if (input.logo !== undefined) changes.logo = input.logo === null || input.logo.trim() === '' ? null : rules.httpUrl('logo', input.logo);
@@ -59,10 +63,10 @@ export class WorkspaceService {
     if (input.pageLimit != null) changes.pageLimit = this.pageLimit(input.pageLimit);
     if (input.chatbotEnabled != null) changes.chatbotEnabled = input.chatbotEnabled;
     if (input.timeZone != null) changes.timeZone = await this.timeZone(ctx, input.timeZone);
-    const config = await this.config(ctx);
+    const config = await ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
     ctx.em.assign(config, changes);
     await ctx.em.flush();
-    return config;
+    return rowOf(ctx.em, WorkspaceConfig, config);
   }
 
   private code(field: string, value: string, pattern: RegExp, what: string): string {

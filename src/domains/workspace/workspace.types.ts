@@ -1,5 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { User } from '../users/user.entity';
+import type { Row } from '../../db/entity-rows';
+import type { UserRead } from '../users/user-read';
 import { Organization } from './organization.entity';
 
 @InputType({ description: 'Changes to the workspace configuration; omitted fields stay as they are.' })
@@ -68,8 +69,8 @@ export class SignupPayload {
   token!: string;
 
   /** Shown through SignupPayloadResolver, as a row. */
-  user!: User;
+  user!: UserRead;
 
   @Field(() => Organization)
-  workspace!: Organization;
+  workspace!: Row<Organization>;
 }
