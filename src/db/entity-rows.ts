@@ -141,21 +141,22 @@ export function rowMapper<E extends object>(em: EntityManager, entity: EntityCla
 }
 
 /**
- * An entity's rows matching `where` (of the columns `columns` names), read in one statement with
- * the ORM's filters (the tenant's among them) applied.
+ * An entity's rows matching `where` (of the columns `columns` names; `limit` rows from `offset`
+ * when given), read in one statement with the ORM's filters (the tenant's among them) applied.
  */
 export async function findRows<E extends object>(
   em: EntityManager,
   entity: EntityClass<E>,
   where: FilterQuery<E>,
-  options: { orderBy?: QueryOrderMap<E>; columns?: RowColumns } = {},
+  options: { orderBy?: QueryOrderMap<E>; columns?: RowColumns; limit?: number; offset?: number } = {},
 ): Promise<Array<Row<E>>> {
-  const { orderBy, columns } = options;
+  const { orderBy, columns, limit, offset } = options;
   const qb = em
     .createQueryBuilder(entity)
     .select(columnsOf(em, entity, columns).props as never)
     .where(where as never);
   if (orderBy) qb.orderBy(orderBy as never);
+  if (limit !== undefined) qb.limit(limit, offset);
   await qb.applyFilters();
   const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
   return rows.map(shapeOf(em, entity).map as (row: Record<string, unknown>) => Row<E>);
