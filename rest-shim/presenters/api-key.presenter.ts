@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Row } from '../../src/db/entity-rows';
 import type { CreatedApiKey } from '../../src/domains/api-keys/api-key.service';
 import type { ApiKey } from '../../src/domains/api-keys/api-key.entity';
 import { Nullable, Timestamp } from '../schemas';
@@ -25,7 +26,8 @@ export const CreatedApiKeyBody = Type.Object({
   expires_at: Nullable(Timestamp),
 });
 
-export function presentApiKey(k: ApiKey) {
+/** A key in its REST shape (never the key itself). */
+export function presentApiKey(k: Row<ApiKey>) {
   return {
     id: k.id,
     name: k.name,
@@ -38,6 +40,7 @@ export function presentApiKey(k: ApiKey) {
   };
 }
 
+/** A key just created, with the key itself. */
 export function presentCreatedApiKey({ apiKey, key }: CreatedApiKey) {
   return {
     id: apiKey.id,

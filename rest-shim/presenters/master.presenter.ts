@@ -1,5 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { MasterEntity, MasterKindName } from '../../src/domains/masters/master-kinds';
+import type { Row } from '../../src/db/entity-rows';
+import type { MasterKindName } from '../../src/domains/masters/master-kinds';
+import type { MasterRead } from '../../src/domains/masters/master-read';
 import type { ProductClass } from '../../src/domains/masters/product-class.entity';
 import type { Role } from '../../src/domains/users/role.entity';
 import type { Outlet } from '../../src/domains/masters/outlet.entity';
@@ -10,31 +12,31 @@ const id = { id: Type.Integer() };
 const tail = { status: Type.Integer({ description: '1 active, 0 inactive' }), createdAt: Timestamp };
 
 /** How each master kind is named and shaped over REST. */
-export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSchema; present(e: MasterEntity): object }> = {
+export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSchema; present(read: MasterRead): object }> = {
   'product-classes': {
     nameField: 'product_class',
     body: Type.Object({ ...id, product_class: Type.String(), unit: Type.String(), ...tail }),
-    present: (e) => ({ product_class: e.name, unit: (e as ProductClass).unit }),
+    present: ({ record }) => ({ product_class: record.name, unit: (record as Row<ProductClass>).unit }),
   },
   roles: {
     nameField: 'role_name',
     body: Type.Object({ ...id, role_name: Type.String(), description: Type.String(), ...tail }),
-    present: (e) => ({ role_name: e.name, description: (e as Role).description }),
+    present: ({ record }) => ({ role_name: record.name, description: (record as Row<Role>).description }),
   },
   towns: {
     nameField: 'town_name',
     body: Type.Object({ ...id, town_name: Type.String(), ...tail }),
-    present: (e) => ({ town_name: e.name }),
+    present: ({ record }) => ({ town_name: record.name }),
   },
   routes: {
     nameField: 'route_name',
     body: Type.Object({ ...id, route_name: Type.String(), town_id: Type.Integer(), town_name: Type.String(), ...tail }),
-    present: (e) => ({ route_name: e.name, town_id: (e as Route).town.id, town_name: (e as Route).town.name }),
+    present: ({ record, town }) => ({ route_name: record.name, town_id: (record as Row<Route>).town, town_name: town!.name }),
   },
   'production-units': {
     nameField: 'production_unit_name',
     body: Type.Object({ ...id, production_unit_name: Type.String(), ...tail }),
-    present: (e) => ({ production_unit_name: e.name }),
+    present: ({ record }) => ({ production_unit_name: record.name }),
   },
   outlets: {
     nameField: 'outlet_name',
@@ -51,14 +53,14 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
       tagged_at: Nullable(Timestamp),
       ...tail,
     }),
-    present: (e) => {
-      const o = e as Outlet;
+    present: ({ record, town, route }) => {
+      const o = record as Row<Outlet>;
       return {
         outlet_name: o.name,
-        town_id: o.town.id,
-        town_name: o.town.name,
-        route_id: o.route.id,
-        route_name: o.route.name,
+        town_id: o.town,
+        town_name: town!.name,
+        route_id: o.route,
+        route_name: route!.name,
         phone: o.phone,
         latitude: o.latitude,
         longitude: o.longitude,
@@ -68,7 +70,8 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
   },
 };
 
-/** A master record in its REST shape. */
-export function presentMaster(kind: MasterKindName, e: MasterEntity) {
-  return { id: e.id, ...MASTER_REST[kind].present(e), status: e.status, createdAt: e.createdAt };
+/** A master record in its REST shape, with the names of the places it names. */
+export function presentMaster(kind: MasterKindName, read: MasterRead) {
+  const { record } = read;
+  return { id: record.id, ...MASTER_REST[kind].present(read), status: record.status, createdAt: record.createdAt };
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import type { Row } from '../../src/db/entity-rows';
+import type { ProductRead } from '../../src/domains/products/product-read';
 import type { ProductVariant } from '../../src/domains/products/product-variant.entity';
-import type { Product } from '../../src/domains/products/product.entity';
 import { Nullable } from '../schemas';
 
 /** The ProductVariant resource. */
@@ -31,7 +32,8 @@ export const ProductBody = Type.Object({
   ProductVariants: Type.Array(VariantBody),
 });
 
-export function presentVariant(v: ProductVariant) {
+/** A variant in its REST shape. */
+export function presentVariant(v: Row<ProductVariant>) {
   return {
     id: v.id,
     variant_name: v.variantName,
@@ -46,18 +48,18 @@ export function presentVariant(v: ProductVariant) {
   };
 }
 
-/** Needs the product's class and variants loaded. */
-export function presentProduct(p: Product) {
+/** A product in its REST shape, with its class and variants. */
+export function presentProduct({ product: p, productClass, variants }: ProductRead) {
   return {
     id: p.id,
     product_name: p.name,
-    product_class_id: p.productClass.id,
+    product_class_id: p.productClass,
     product_hsn: p.hsn,
     product_color_code: p.colorCode,
     product_description: p.description,
     product_image: p.image,
     status: p.status,
-    ProductClass: { id: p.productClass.id, product_class: p.productClass.name },
-    ProductVariants: p.variants.getItems().map(presentVariant),
+    ProductClass: { id: productClass.id, product_class: productClass.name },
+    ProductVariants: variants.map(presentVariant),
   };
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Row } from '../../src/db/entity-rows';
 import type { TestDeliveryResult } from '../../src/domains/webhooks/webhook.service';
 import type { WebhookDelivery } from '../../src/domains/webhooks/webhook-delivery.entity';
 import type { WebhookEndpoint } from '../../src/domains/webhooks/webhook-endpoint.entity';
@@ -63,7 +64,8 @@ export const TestDeliveryBody = Type.Object({
   error: Nullable(Type.String({ description: 'Why the delivery failed (extension)' })),
 });
 
-export function presentWebhook(w: WebhookEndpoint) {
+/** An endpoint in lists (never its secret). */
+export function presentWebhook(w: Row<WebhookEndpoint>) {
   return {
     id: w.id,
     organization_id: w.organizationId,
@@ -77,15 +79,18 @@ export function presentWebhook(w: WebhookEndpoint) {
   };
 }
 
-export function presentCreatedWebhook(w: WebhookEndpoint, secret: string) {
+/** A new endpoint, with its secret. */
+export function presentCreatedWebhook(w: Row<WebhookEndpoint>, secret: string) {
   return { id: w.id, organization_id: w.organizationId, name: w.name, url: w.url, secret, events: w.events, status: w.status, failure_count: w.failureCount };
 }
 
-export function presentUpdatedWebhook(w: WebhookEndpoint) {
+/** A changed endpoint. */
+export function presentUpdatedWebhook(w: Row<WebhookEndpoint>) {
   return { id: w.id, name: w.name, url: w.url, events: w.events, status: w.status };
 }
 
-export function presentDelivery(d: WebhookDelivery) {
+/** A delivery of the log. */
+export function presentDelivery(d: Row<WebhookDelivery>) {
   return {
     id: d.id,
     webhook_id: d.webhookId,
@@ -105,6 +110,7 @@ export function presentDelivery(d: WebhookDelivery) {
   };
 }
 
+/** The outcome of a test event. */
 export function presentTestDelivery(r: TestDeliveryResult) {
   return { delivered: r.delivered, event_id: r.eventId, response_status: r.responseStatus, duration_ms: r.durationMs, error: r.error };
 }

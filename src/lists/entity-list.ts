@@ -36,6 +36,12 @@ export function equalTo<E extends object, F extends object>(filter: F, names: Re
   return where as FilterQuery<E>;
 }
 
+/** The rows of `list` matching `where` and every term of the search. */
+function matching<E extends object>(list: EntityList<E>, where: FilterQuery<E>, search: string | undefined): FilterQuery<E> {
+  const searched = searchCondition<FilterQuery<E>>(search, (list.searchIn ?? []).map((name) => (pattern: string) => ({ [name]: { $ilike: pattern } }) as FilterQuery<E>));
+  return { $and: [where, searched] } as FilterQuery<E>;
+}
+
 /**
  * One page of `list` with the rows matching `where` and every term of the search, and the total of
  * them all. Both are read at once; the total counts the root table alone (joining only what
@@ -44,27 +50,21 @@ export function equalTo<E extends object, F extends object>(filter: F, names: Re
  */
 export async function readPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<E>> {
   const { page, limit, offset } = resolvePage(request);
-  const matching = matchingOf(list, where, request);
+  const rows = matching(list, where, request.search);
   const [items, total] = await Promise.all([
-    em.find(list.entity, matching, { populate: list.populate as never, orderBy: list.orderBy, limit, offset }),
-    em.count(list.entity, matching),
+    em.find(list.entity, rows, { populate: list.populate as never, orderBy: list.orderBy, limit, offset }),
+    em.count(list.entity, rows),
   ]);
   return { items: items as E[], total, page, limit };
 }
 
 /**
- * `readPage` answering rows rather than entities (relations as ids, `populate` unused): the same
- * conditions, order, page and total, without hydrating an entity per row.
+ * The same page as `readPage`, as plain rows (its `populate` is not read: the caller reads the rows
+ * they refer to), so that a list that only shows data hydrates no entity.
  */
 export async function readRowPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<Row<E>>> {
   const { page, limit, offset } = resolvePage(request);
-  const matching = matchingOf(list, where, request);
-  const [items, total] = await Promise.all([findRows(em, list.entity, matching, { orderBy: list.orderBy, limit, offset }), em.count(list.entity, matching)]);
+  const rows = matching(list, where, request.search);
+  const [items, total] = await Promise.all([findRows(em, list.entity, rows, { orderBy: list.orderBy, limit, offset }), em.count(list.entity, rows)]);
   return { items, total, page, limit };
-}
-
-/** `where` and every term of the request's search. */
-function matchingOf<E extends object>(list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): FilterQuery<E> {
-  const searched = searchCondition<FilterQuery<E>>(request.search, (list.searchIn ?? []).map((name) => (pattern: string) => ({ [name]: { $ilike: pattern } }) as FilterQuery<E>));
-  return { $and: [where, searched] } as FilterQuery<E>;
 }

@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { ApiKey } from './api-key.entity';
@@ -11,7 +12,7 @@ import { ASSUMED_LENGTH, COST, listCost } from '../../graphql/costs';
 export class ApiKeyResolver {
   @InGroup('developer')
   @Query(() => [ApiKey], { complexity: listCost(COST.record, ASSUMED_LENGTH.apiKeys), description: 'Every API key of the workspace, revoked ones included, newest first.' })
-  apiKeys(@Ctx() { ctx, services }: GraphqlContext): Promise<ApiKey[]> {
+  apiKeys(@Ctx() { ctx, services }: GraphqlContext): Promise<Array<Row<ApiKey>>> {
     return services.apiKeys.list(ctx);
   }
 
@@ -23,7 +24,7 @@ export class ApiKeyResolver {
 
   @InGroup('developer')
   @Mutation(() => ApiKey, { complexity: COST.write, description: 'Revokes a key at once (the record stays, status REVOKED); administrators are e-mailed.' })
-  async revokeApiKey(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<ApiKey> {
+  async revokeApiKey(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Row<ApiKey>> {
     return (await services.apiKeys.revoke(ctx, id)).apiKey;
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
+import { findRows, rowOf, type Row } from '../../db/entity-rows';
 import { scopeToOrganization } from '../../db/tenant-filter';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import type { Messenger } from '../../messaging/messenger';
@@ -34,9 +35,9 @@ export interface CreateApiKeyInput {
   expiresInDays?: number | null;
 }
 
-/** A new key: the record and the only copy of its secret. */
+/** A new key: its row and the only copy of its secret. */
 export interface CreatedApiKey {
-  apiKey: ApiKey;
+  apiKey: Row<ApiKey>;
   key: string;
 }
 
@@ -53,9 +54,9 @@ export class ApiKeyService {
   ) {}
 
   /** Every key, revoked ones included (the audit record), newest first. */
-  async list(ctx: RequestContext): Promise<ApiKey[]> {
+  async list(ctx: RequestContext): Promise<Array<Row<ApiKey>>> {
     ctx.requireAdminSession();
-    return ctx.em.find(ApiKey, {}, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return findRows(ctx.em, ApiKey, {}, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   /** Validates everything first; beyond MAX_ACTIVE_KEYS live keys the answer is 400. */
@@ -83,22 +84,22 @@ export class ApiKeyService {
       });
     });
     this.notifyAdmins(ctx, apiKey, 'created', admin.userId);
-    return { apiKey, key };
+    return { apiKey: rowOf(ctx.em, ApiKey, apiKey), key };
   }
 
   /** Revokes a key (status 0, record kept); it stops working at once. Revoking it again changes nothing. */
-  async revoke(ctx: RequestContext, id: number): Promise<{ apiKey: ApiKey; changed: boolean }> {
+  async revoke(ctx: RequestContext, id: number): Promise<{ apiKey: Row<ApiKey>; changed: boolean }> {
     const admin = ctx.requireAdminSession();
     const apiKey = await ctx.em.findOne(ApiKey, { id });
     if (!apiKey) throw new NotFoundError('API key', id);
-    if (apiKey.status === ApiKeyStatus.REVOKED) return { apiKey, changed: false };
+    if (apiKey.status === ApiKeyStatus.REVOKED) return { apiKey: rowOf(ctx.em, ApiKey, apiKey), changed: false };
     apiKey.status = ApiKeyStatus.REVOKED;
     apiKey.revokedAt = new Date();
     apiKey.revokedBy = ctx.em.getReference(User, admin.userId);
     await ctx.em.flush();
     this.authenticator.forget(apiKey.keyHash);
     this.notifyAdmins(ctx, apiKey, 'revoked', admin.userId);
-    return { apiKey, changed: true };
+    return { apiKey: rowOf(ctx.em, ApiKey, apiKey), changed: true };
   }
 
   private notifyAdmins(ctx: RequestContext, apiKey: ApiKey, what: 'created' | 'revoked', actorId: number): void {

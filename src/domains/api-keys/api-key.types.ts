@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import { ApiKey } from './api-key.entity';
 
 @InputType()
@@ -19,7 +20,7 @@ export class CreateApiKeyInput {
 @ObjectType({ simpleResolvers: true })
 export class CreatedApiKeyPayload {
   @Field(() => ApiKey)
-  apiKey!: ApiKey;
+  apiKey!: Row<ApiKey>;
 
   @Field({ description: 'The key itself. Shown only this once: only its hash is stored.' })
   key!: string;

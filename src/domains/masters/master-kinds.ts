@@ -33,8 +33,8 @@ export interface MasterKind<E extends MasterEntity = MasterEntity> {
   entity: EntityClass<E>;
   /** Singular, for messages. */
   label: string;
-  /** Relations loaded with each record. */
-  populate: string[];
+  /** The places a record names, which reads show with it (and writes load with it). */
+  places: ReadonlyArray<'town' | 'route'>;
   /** Kind-specific fields of a create (all given) or an update (only those given). */
   extras(ctx: RequestContext, input: MasterInput, creating: boolean, current?: E): Promise<Partial<E>>;
   /** Extra columns that, with the name, must be unique in the workspace. */
@@ -72,7 +72,7 @@ export const MASTER_KINDS = {
   'product-classes': {
     entity: ProductClass,
     label: 'Product class',
-    populate: [],
+    places: [],
     extras: async (_ctx, input, creating) =>
       input.unit != null || creating ? { unit: rules.requiredText('unit', input.unit ?? 'piece', 20) } : {},
     uniqueWith: noScope,
@@ -80,30 +80,30 @@ export const MASTER_KINDS = {
   roles: {
     entity: Role,
     label: 'Role',
-    populate: [],
+    places: [],
     extras: async (_ctx, input) =>
       input.description != null ? { description: rules.optionalText('description', input.description, 500) } : {},
     uniqueWith: noScope,
   } satisfies MasterKind<Role>,
-  towns: { entity: Town, label: 'Town', populate: [], extras: none, uniqueWith: noScope } satisfies MasterKind<Town>,
+  towns: { entity: Town, label: 'Town', places: [], extras: none, uniqueWith: noScope } satisfies MasterKind<Town>,
   routes: {
     entity: Route,
     label: 'Route',
-    populate: ['town'],
+    places: ['town'],
     extras: (ctx, input, creating) => townOf(ctx, input.townId, creating),
     uniqueWith: (data, current) => ({ town: data.town ?? current?.town }),
   } satisfies MasterKind<Route>,
   'production-units': {
     entity: ProductionUnit,
     label: 'Production unit',
-    populate: [],
+    places: [],
     extras: none,
     uniqueWith: noScope,
   } satisfies MasterKind<ProductionUnit>,
   outlets: {
     entity: Outlet,
     label: 'Outlet',
-    populate: ['town', 'route', 'route.town'],
+    places: ['town', 'route'],
     extras: async (ctx, input, creating, current) => ({
       ...(await placeOf(ctx, input, creating, current)),
       ...(input.phone != null || creating ? { phone: rules.phone('phone', input.phone ?? '') } : {}),

@@ -1,13 +1,13 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Float, Int, Mutation, Query, Resolver, Root, type ClassType } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
+import type { Row } from '../../db/entity-rows';
 import type { Related } from '../../graphql/loaders';
 import type { Loaders } from '../domain-module';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
 import type { MasterEntity, MasterKindName } from './master-kinds';
+import type { MasterRead, MasterRow } from './master-read';
 import { MasterListArgs, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
@@ -16,12 +16,11 @@ import { Route } from './route.entity';
 import { Town } from './town.entity';
 import { COST, pageCost } from '../../graphql/costs';
 
-/** A master record the service loaded, as a row; the town and route it was loaded with are handed to the loaders. */
-function masterRow<E extends MasterEntity>(em: EntityManager, entity: ClassType<E>, record: E, loaders: Loaders): Row<E> {
-  const places = record as { town?: Town | null; route?: Route | null };
-  loaders.town.prime(loadedRows(em, Town, [places.town, places.route?.town]));
-  loaders.route.prime(loadedRows(em, Route, [places.route]));
-  return rowOf(em, entity, record);
+/** A master record's row; the places read with it are handed to the loaders. */
+function masterRowOf<R extends MasterRow>(read: MasterRead, loaders: Loaders): R {
+  if (read.town) loaders.town.prime([read.town]);
+  if (read.route) loaders.route.prime([read.route]);
+  return read.record as R; // the row of the kind the resolver asked the service for
 }
 
 /**
@@ -45,13 +44,13 @@ function masterResolver<E extends MasterEntity, I extends object>(
     async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<E>>> {
       const { page, limit, ...filter } = args;
       const found = await services.masters.list(ctx, kind, filter, { page, limit });
-      return toPage({ ...found, items: found.items.map((record) => masterRow(ctx.em, entity, record as E, loaders)) });
+      return toPage({ ...found, items: found.items.map((read) => masterRowOf<Row<E> & MasterRow>(read, loaders)) });
     }
 
     @InGroup('masters')
     @Mutation(() => entity, { complexity: COST.write, name: `create${singular}`, description: 'Admins only.' })
     async create(@Arg('input', () => input) data: I, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<E>> {
-      return masterRow(ctx.em, entity, (await services.masters.create(ctx, kind, data)) as E, loaders);
+      return masterRowOf<Row<E> & MasterRow>(await services.masters.create(ctx, kind, data), loaders);
     }
 
     @InGroup('masters')
@@ -61,7 +60,7 @@ function masterResolver<E extends MasterEntity, I extends object>(
       @Arg('input', () => input) data: I,
       @Ctx() { ctx, services, loaders }: GraphqlContext,
     ): Promise<Row<E>> {
-      return masterRow(ctx.em, entity, (await services.masters.update(ctx, kind, id, data)) as E, loaders);
+      return masterRowOf<Row<E> & MasterRow>(await services.masters.update(ctx, kind, id, data), loaders);
     }
   }
   Object.defineProperty(MasterResolver, 'name', { value: `${singular}MasterResolver` });
@@ -97,7 +96,7 @@ export class OutletFieldsResolver {
     @Arg('longitude', () => Float) longitude: number,
     @Ctx() { ctx, services, loaders }: GraphqlContext,
   ): Promise<Row<Outlet>> {
-    return masterRow(ctx.em, Outlet, await services.masters.tagOutlet(ctx, id, { latitude, longitude }), loaders);
+    return masterRowOf<Row<Outlet>>(await services.masters.tagOutlet(ctx, id, { latitude, longitude }), loaders);
   }
 }
 

@@ -1,12 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
-import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { likeEscape } from '../../lists/search';
 import { requireStaff } from '../auth/permissions';
 import type { Outlet } from './outlet.entity';
+import { masterReadOf, masterReads, type MasterRead, type MasterRow } from './master-read';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
 import { ACTIVE_STATUSES } from '../../db/active-status';
 
@@ -16,28 +17,20 @@ export interface MasterFilter {
   status?: number;
 }
 
-/** A kind's list: by name, searched by name. */
-const listOf = (kind: MasterKind) =>
-  entityList<MasterEntity>({ entity: kind.entity, orderBy: { name: 'asc', id: 'asc' }, populate: kind.populate, searchIn: ['name'] });
+/** A kind's list: by name, searched by name (the places its records name are read after the page). */
+const listOf = (kind: MasterKind) => entityList<MasterEntity>({ entity: kind.entity, orderBy: { name: 'asc', id: 'asc' }, searchIn: ['name'] });
 
 /** Lists, creates and changes the master records (product classes, roles, towns, routes, production units, outlets). */
 export class MasterService {
   /** Any caller of the workspace may read masters; ordered by name. */
-  async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterEntity>> {
+  async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterRead>> {
     const kind = this.kind(kindName);
-    return readPage(ctx.em, listOf(kind), equalTo<MasterEntity, MasterFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
-  }
-
-  /** One record of the workspace, or 404. */
-  async get(ctx: RequestContext, kindName: MasterKindName, id: number): Promise<MasterEntity> {
-    const kind = this.kind(kindName);
-    const record = await ctx.em.findOne(kind.entity, { id } as FilterQuery<MasterEntity>, { populate: kind.populate as never[] });
-    if (!record) throw new NotFoundError(kind.label, id);
-    return record;
+    const page = await readRowPage(ctx.em, listOf(kind), equalTo<MasterEntity, MasterFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+    return { ...page, items: await masterReads(ctx.em, kind, page.items as MasterRow[]) };
   }
 
   /** Admin only; a duplicate name is 409. */
-  async create(ctx: RequestContext, kindName: MasterKindName, input: MasterInput): Promise<MasterEntity> {
+  async create(ctx: RequestContext, kindName: MasterKindName, input: MasterInput): Promise<MasterRead> {
     ctx.requireAdminOrKey();
     const kind = this.kind(kindName);
     const data = {
@@ -48,14 +41,14 @@ export class MasterService {
     await this.assertNameFree(ctx, kind, data);
     const record = ctx.em.create(kind.entity, { ...data, organizationId: ctx.organizationId } as never);
     await ctx.em.flush();
-    return record;
+    return masterReadOf(ctx.em, kind, record);
   }
 
   /** Admin only; omitted fields stay as they are. */
-  async update(ctx: RequestContext, kindName: MasterKindName, id: number, input: MasterInput): Promise<MasterEntity> {
+  async update(ctx: RequestContext, kindName: MasterKindName, id: number, input: MasterInput): Promise<MasterRead> {
     ctx.requireAdminOrKey();
     const kind = this.kind(kindName);
-    const record = await this.get(ctx, kindName, id);
+    const record = await this.record(ctx, kind, id);
     const data = {
       ...(input.name != null ? { name: rules.requiredText('name', input.name, 120) } : {}),
       ...(input.status != null ? { status: this.status(input.status) } : {}),
@@ -64,21 +57,29 @@ export class MasterService {
     await this.assertNameFree(ctx, kind, { name: record.name, ...data }, record);
     ctx.em.assign(record, data as never);
     await ctx.em.flush();
-    return record;
+    return masterReadOf(ctx.em, kind, record);
   }
 
   /**
    * Staff (and API keys) tag an outlet on a visit: its location and the moment are recorded. A
    * later tag replaces both.
    */
-  async tagOutlet(ctx: RequestContext, id: number, at: { latitude: number; longitude: number }): Promise<Outlet> {
+  async tagOutlet(ctx: RequestContext, id: number, at: { latitude: number; longitude: number }): Promise<MasterRead> {
     requireStaff(ctx);
     const latitude = rules.coordinate('latitude', at.latitude, 90);
     const longitude = rules.coordinate('longitude', at.longitude, 180);
-    const outlet = (await this.get(ctx, 'outlets', id)) as Outlet;
+    const kind = this.kind('outlets');
+    const outlet = (await this.record(ctx, kind, id)) as Outlet;
     ctx.em.assign(outlet, { latitude, longitude, taggedAt: new Date() });
     await ctx.em.flush();
-    return outlet;
+    return masterReadOf(ctx.em, kind, outlet);
+  }
+
+  /** One record of the workspace to change, with its places, or 404. */
+  private async record(ctx: RequestContext, kind: MasterKind, id: number): Promise<MasterEntity> {
+    const record = await ctx.em.findOne(kind.entity, { id } as FilterQuery<MasterEntity>, { populate: kind.places as never[] });
+    if (!record) throw new NotFoundError(kind.label, id);
+    return record;
   }
 
   private kind(name: MasterKindName): MasterKind {

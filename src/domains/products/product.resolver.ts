@@ -1,7 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadedRows, rowOf, type Row } from '../../db/entity-rows';
+import type { Row } from '../../db/entity-rows';
 import type { Related } from '../../graphql/loaders';
 import type { Loaders } from '../domain-module';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
@@ -9,16 +8,18 @@ import { InGroup } from '../../graphql/route-group';
 import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import type { ProductRead } from './product-read';
 import { CreateProductInput, ProductListArgs } from './product.types';
 import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const ProductPage = PageOf(Product, 'Product');
 
-/** A product the service loaded, as a row; its class and variants, loaded with it, are handed to the loaders. */
-function productRow(em: EntityManager, product: Product, loaders: Loaders): Row<Product> {
-  loaders.productClass.prime(loadedRows(em, ProductClass, [product.productClass]));
-  if (product.variants.isInitialized()) loaders.productVariants.prime(product.id, product.variants.getItems().map((v) => rowOf(em, ProductVariant, v)));
-  return rowOf(em, Product, product);
+/** A product's row; it, its class and its variants are handed to the loaders (its variants name it as their product). */
+function productRowOf(read: ProductRead, loaders: Loaders): Row<Product> {
+  loaders.product.prime([read.product]);
+  loaders.productClass.prime([read.productClass]);
+  loaders.productVariants.prime(read.product.id, read.variants);
+  return read.product;
 }
 
 // Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
@@ -31,21 +32,21 @@ export class ProductResolver {
   async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Product>>> {
     const { page, limit, ...filter } = args;
     const found = await services.products.list(ctx, filter, { page, limit });
-    return toPage({ ...found, items: found.items.map((product) => productRow(ctx.em, product, loaders)) });
+    return toPage({ ...found, items: found.items.map((read) => productRowOf(read, loaders)) });
   }
 
   @Authorized()
   @InGroup('products')
   @Query(() => Product, { complexity: COST.record })
   async product(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Product>> {
-    return productRow(ctx.em, await services.products.get(ctx, id), loaders);
+    return productRowOf(await services.products.get(ctx, id), loaders);
   }
 
   @Authorized()
   @InGroup('products')
   @Mutation(() => Product, { complexity: COST.write, description: 'Admins only.' })
   async createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Product>> {
-    return productRow(ctx.em, await services.products.create(ctx, input), loaders);
+    return productRowOf(await services.products.create(ctx, input), loaders);
   }
 
   @FieldResolver(() => ProductClass, { complexity: COST.relation })

@@ -1,11 +1,13 @@
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { entityList, equalTo, readPage } from '../../lists/entity-list';
+import { findRows, rowOf } from '../../db/entity-rows';
+import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { productReads, type ProductRead } from './product-read';
 
 /** Filters of the product list. */
 export interface ProductFilter {
@@ -47,30 +49,30 @@ export const MAX_UNIT_QUANTITY = 1_000_000;
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
 
-/** The product list: newest first, with class and variants, searched by name. */
+/** The product list: newest first, searched by name (each product's class and variants are read after the page). */
 const PRODUCT_LIST = entityList({
   entity: Product,
   orderBy: { createdAt: 'desc', id: 'desc' },
-  populate: ['productClass', 'variants'],
   searchIn: ['name'],
 });
 
 /** The product catalogue of the caller's workspace. */
 export class ProductService {
   /** Newest first, with class and variants. */
-  async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<Product>> {
-    return readPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+  async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<ProductRead>> {
+    const page = await readRowPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+    return { ...page, items: await productReads(ctx.em, page.items) };
   }
 
   /** One product with class and variants, or 404. */
-  async get(ctx: RequestContext, id: number): Promise<Product> {
-    const product = await ctx.em.findOne(Product, { id }, { populate: ['productClass', 'variants'] });
+  async get(ctx: RequestContext, id: number): Promise<ProductRead> {
+    const [product] = await productReads(ctx.em, await findRows(ctx.em, Product, { id }));
     if (!product) throw new NotFoundError('Product', id);
     return product;
   }
 
   /** Admin only. The class must be one of the workspace's; SKU codes are unique in the workspace (409). */
-  async create(ctx: RequestContext, input: CreateProductInput): Promise<Product> {
+  async create(ctx: RequestContext, input: CreateProductInput): Promise<ProductRead> {
     ctx.requireAdminOrKey();
     const data = {
       name: rules.requiredText('productName', input.productName, 200),
@@ -86,9 +88,13 @@ export class ProductService {
 
     const organizationId = ctx.organizationId;
     const product = ctx.em.create(Product, { organizationId, productClass, ...data });
-    for (const variant of variants) ctx.em.create(ProductVariant, { organizationId, product, ...variant });
+    const created = variants.map((variant) => ctx.em.create(ProductVariant, { organizationId, product, ...variant }));
     await ctx.em.flush();
-    return product;
+    return {
+      product: rowOf(ctx.em, Product, product),
+      productClass: rowOf(ctx.em, ProductClass, productClass),
+      variants: created.map((variant) => rowOf(ctx.em, ProductVariant, variant)),
+    };
   }
 
   private hsn(value: string | undefined): string {

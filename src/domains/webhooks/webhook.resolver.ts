@@ -1,4 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import type { GraphqlContext } from '../../graphql/context';
 import { InGroup } from '../../graphql/route-group';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -13,13 +14,13 @@ import { DELIVERY_LIMIT } from './webhook.service';
 export class WebhookResolver {
   @InGroup('developer')
   @Query(() => [WebhookEndpoint], { complexity: listCost(COST.record, ASSUMED_LENGTH.webhooks), description: 'Endpoints of the workspace, newest first.' })
-  webhooks(@Ctx() { ctx, services }: GraphqlContext): Promise<WebhookEndpoint[]> {
+  webhooks(@Ctx() { ctx, services }: GraphqlContext): Promise<Array<Row<WebhookEndpoint>>> {
     return services.webhooks.list(ctx);
   }
 
   @InGroup('developer')
   @Query(() => [WebhookDelivery], { complexity: pageCost(DELIVERY_LIMIT.default), description: 'The delivery log, newest first.' })
-  webhookDeliveries(@Args(() => WebhookDeliveryArgs) args: WebhookDeliveryArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery[]> {
+  webhookDeliveries(@Args(() => WebhookDeliveryArgs) args: WebhookDeliveryArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Array<Row<WebhookDelivery>>> {
     return services.webhooks.deliveries(ctx, args);
   }
 
@@ -36,7 +37,7 @@ export class WebhookResolver {
     @Arg('id', () => Int) id: number,
     @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
     @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<WebhookEndpoint> {
+  ): Promise<Row<WebhookEndpoint>> {
     return services.webhooks.update(ctx, id, input);
   }
 
@@ -62,7 +63,7 @@ export class WebhookResolver {
 
   @InGroup('developer')
   @Mutation(() => WebhookDelivery, { complexity: COST.write, description: 'Queues a new delivery of a dead delivery’s event (same event id).' })
-  redeliverWebhookDelivery(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery> {
+  redeliverWebhookDelivery(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Row<WebhookDelivery>> {
     return services.webhooks.redeliver(ctx, id);
   }
 }

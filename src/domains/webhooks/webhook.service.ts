@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { enqueue } from '../../../jobs/enqueue';
+import { findRows, rowOf, type Row } from '../../db/entity-rows';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { ActiveStatus } from '../../db/active-status';
@@ -42,6 +43,12 @@ export interface TestDeliveryResult {
   error: string | null;
 }
 
+/** An endpoint's row and its signing secret, which only its creation and a rotation show. */
+export interface WebhookWithSecret {
+  endpoint: Row<WebhookEndpoint>;
+  secret: string;
+}
+
 /**
  * Endpoints a workspace may have: every event costs one delivery per endpoint, and workers are
  * shared by all workspaces.
@@ -68,13 +75,13 @@ export class WebhookService {
   ) {}
 
   /** Endpoints (not deleted), newest first. */
-  async list(ctx: RequestContext): Promise<WebhookEndpoint[]> {
+  async list(ctx: RequestContext): Promise<Array<Row<WebhookEndpoint>>> {
     ctx.requireAdminSession();
-    return ctx.em.find(WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return findRows(ctx.em, WebhookEndpoint, { deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   /** Validates everything (the target resolves to public addresses) before saving. Returns the secret once. */
-  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookWithSecret> {
     ctx.requireAdminSession();
     const name = rules.requiredText('name', input.name, 100);
     const url = await this.checkedUrl(input.url);
@@ -94,11 +101,11 @@ export class WebhookService {
         secretCiphertext: this.deps.secrets.seal(secret),
       });
     });
-    return { endpoint, secret };
+    return { endpoint: rowOf(ctx.em, WebhookEndpoint, endpoint), secret };
   }
 
   /** Omitted fields stay. Pausing cancels queued deliveries; resuming delivers new events only. */
-  async update(ctx: RequestContext, id: number, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+  async update(ctx: RequestContext, id: number, input: UpdateWebhookInput): Promise<Row<WebhookEndpoint>> {
     ctx.requireAdminSession();
     const endpoint = await this.find(ctx, id);
     const changes: Partial<WebhookEndpoint> = {};
@@ -111,7 +118,7 @@ export class WebhookService {
       await tx.flush();
       if (endpoint.status === ActiveStatus.INACTIVE) await this.cancelQueued(tx, endpoint, cancelledReason(false));
     });
-    return endpoint;
+    return rowOf(ctx.em, WebhookEndpoint, endpoint);
   }
 
   /** Stops deliveries (queued ones are cancelled) and discards the secret; the delivery log stays. */
@@ -126,13 +133,13 @@ export class WebhookService {
   }
 
   /** A new secret, returned once; it signs every later attempt at once (no grace period). */
-  async rotateSecret(ctx: RequestContext, id: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  async rotateSecret(ctx: RequestContext, id: number): Promise<WebhookWithSecret> {
     ctx.requireAdminSession();
     const endpoint = await this.find(ctx, id);
     const secret = newWebhookSecret();
     endpoint.secretCiphertext = this.deps.secrets.seal(secret);
     await ctx.em.flush();
-    return { endpoint, secret };
+    return { endpoint: rowOf(ctx.em, WebhookEndpoint, endpoint), secret };
   }
 
   /**
@@ -178,14 +185,15 @@ export class WebhookService {
   }
 
   /** The delivery log, newest first, optionally of one endpoint and one status. */
-  async deliveries(ctx: RequestContext, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+  async deliveries(ctx: RequestContext, filter: DeliveryFilter): Promise<Array<Row<WebhookDelivery>>> {
     ctx.requireAdminSession();
     const limit = filter.limit ?? DELIVERY_LIMIT.default;
     if (!Number.isInteger(limit) || limit < DELIVERY_LIMIT.min || limit > DELIVERY_LIMIT.max) {
       throw new ValidationError('limit', `must be a whole number from ${DELIVERY_LIMIT.min} to ${DELIVERY_LIMIT.max}`);
     }
     if (filter.status != null) rules.oneOf('status', filter.status as DeliveryStatus, ['pending', 'sending', 'sent', 'dead']);
-    return ctx.em.find(
+    return findRows(
+      ctx.em,
       WebhookDelivery,
       {
         ...(filter.webhookId != null ? { webhookId: filter.webhookId } : {}),
@@ -199,7 +207,7 @@ export class WebhookService {
    * Queues a new delivery of a dead delivery's event (same event id, attempts from 1) to its
    * endpoint, which must still exist and be active.
    */
-  async redeliver(ctx: RequestContext, deliveryId: number): Promise<WebhookDelivery> {
+  async redeliver(ctx: RequestContext, deliveryId: number): Promise<Row<WebhookDelivery>> {
     ctx.requireAdminSession();
     const dead = await ctx.em.findOne(WebhookDelivery, { id: deliveryId });
     if (!dead) throw new NotFoundError('Webhook delivery', deliveryId);
@@ -226,7 +234,7 @@ export class WebhookService {
       });
       await tx.flush();
       await enqueue(tx, 'deliver_webhook', { organizationId: ctx.organizationId, deliveryId: again.id }, { jobKey: deliveryJobKey(again.id) });
-      return again;
+      return rowOf(tx, WebhookDelivery, again);
     });
   }
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import type { Row } from '../../db/entity-rows';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 @InputType()
@@ -43,7 +44,7 @@ export class WebhookDeliveryArgs {
 @ObjectType({ simpleResolvers: true })
 export class WebhookWithSecretPayload {
   @Field(() => WebhookEndpoint)
-  webhook!: WebhookEndpoint;
+  webhook!: Row<WebhookEndpoint>;
 
   @Field({ description: 'The signing secret. Shown only now.' })
   secret!: string;
