@@ -45,6 +45,11 @@ interface RowShape {
 }
 const shapes = new WeakMap<EntityMetadata, RowShape>();
 
+/** An ISO 8601 timestamp with a zone offset ("…T…+00:00", "…Z"), which MikroORM parses with `new Date` whatever its timezone setting. */
+function isoWithOffset(value: unknown): value is string {
+  return typeof value === 'string' && value.charAt(10) === 'T' && (value.endsWith('Z') || value.includes('+', 11) || value.lastIndexOf('-') > 10);
+}
+
 function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   const meta = em.getMetadata().get(entity.name);
   let shape = shapes.get(meta);
@@ -75,7 +80,12 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   // instead cost the GraphQL page about 6% of its CPU (A/B, 6 alternating runs of each).
   const converterOf = (p: EntityProperty): ((value: unknown) => unknown) | null => {
     const copiedAsIs = p.runtimeType !== 'Date' && p.runtimeType !== 'boolean' && !p.embedded && p.kind !== ReferenceKind.EMBEDDED;
-    if (!copiedAsIs) return (value) => map({ [p.fieldNames[0]]: value })[p.name];
+    const throughDriver = (value: unknown) => map({ [p.fieldNames[0]]: value })[p.name];
+    // A timestamp as JSON writes it (ISO 8601 with its offset) is what the driver hands to `new
+    // Date` itself; skipping the driver for it halved the REST order list's row mapping (20 orders
+    // with their customers and places: ten timestamps each).
+    if (p.runtimeType === 'Date' && !p.customType) return (value) => (isoWithOffset(value) ? new Date(value) : throughDriver(value));
+    if (!copiedAsIs) return throughDriver;
     if (p.customType) return (value) => (value == null ? value : p.customType!.convertToJSValue(value, platform));
     return null;
   };
