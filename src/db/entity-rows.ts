@@ -97,14 +97,7 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
     return {
       props: names,
       json: (alias) => `json_build_array(${props.map((p) => `${alias}."${p.fieldNames[0]}"`).join(', ')})`,
-      fromJson: (values) => {
-        const record: Record<string, unknown> = {};
-        for (let i = 0; i < names.length; i += 1) {
-          const convert = converters[i];
-          record[names[i]] = convert === null ? values[i] : convert(values[i]);
-        }
-        return record;
-      },
+      fromJson: recordBuilder(names, converters),
     };
   };
   shape = {
@@ -122,6 +115,19 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   };
   shapes.set(meta, shape);
   return shape;
+}
+
+/**
+ * Turns a JSON array of columns into a record of `names`, each value through its converter (null:
+ * as it is). Written as one object literal per column list, so every record of an entity gets the
+ * same shape at once: filled key by key in a loop, the REST order list's 100 rows a page took
+ * about twice as long to map (A/B on the bench database).
+ */
+function recordBuilder(names: readonly string[], converters: ReadonlyArray<((value: unknown) => unknown) | null>): (values: unknown[]) => Record<string, unknown> {
+  // The names are the entity's property names (metadata, never input), quoted as JSON.
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${converters[i] === null ? `v[${i}]` : `c[${i}](v[${i}])`}`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('c', `return (v) => ({ ${fields.join(', ')} });`)(converters) as (values: unknown[]) => Record<string, unknown>;
 }
 
 /** The columns rows of `entity` are read from: the ones `columns` names, or all without a choice. */
