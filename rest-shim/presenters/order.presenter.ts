@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { CreatedOrder } from '../../src/domains/orders/order.service';
-import type { Order } from '../../src/domains/orders/order.entity';
-import type { OrderDetailView, OrderSummary } from '../../src/domains/orders/order-views';
+import type { Row } from '../../src/db/entity-rows';
+import { OrderStatus, type Order } from '../../src/domains/orders/order.entity';
+import { summaryReadsOf, type CreatedOrder, type OrderRead, type OrderRowPage, type OrderSummaryRead } from '../../src/domains/orders/order-read';
+import { paginated } from '../envelope';
 import { DateString, Nullable, Timestamp } from '../schemas';
 
 /** An order as lists show it. */
@@ -95,35 +96,42 @@ export const OrderStatusBody = Type.Object({
   updatedAt: Timestamp,
 });
 
-export function presentOrder(o: OrderSummary) {
+/** An order as the list shows it. */
+export function presentOrder({ order: o, customer: c, town, route, productionUnit: unit }: OrderSummaryRead) {
   return {
     id: o.id,
     order_code: o.orderCode,
     order_status: o.status,
     order_date: o.orderDate,
-    user_id: o.customerId,
-    user_name: o.customerName,
-    user_type: o.customerType,
-    town_name: o.townName,
-    route_name: o.routeName,
+    user_id: c.id,
+    user_name: `${c.firstName} ${c.lastName}`,
+    user_type: c.userType,
+    town_name: town?.name ?? null,
+    route_name: route?.name ?? null,
     order_total_amount: o.totalAmount,
     order_items_count: o.itemsCount,
-    production_unit_id: o.productionUnitId,
-    production_unit_name: o.productionUnitName,
+    production_unit_id: unit?.id ?? null,
+    production_unit_name: unit?.name ?? null,
     delivery_date: o.deliveryDate,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   };
 }
 
-export function presentCreatedOrder({ order, deliveryOtp }: CreatedOrder) {
+/** A page of the order list, in its envelope. */
+export function presentOrderPage(page: OrderRowPage) {
+  return paginated({ ...page, items: summaryReadsOf(page) }, presentOrder);
+}
+
+/** The answer to POST /orders. */
+export function presentCreatedOrder({ order, customer, deliveryOtp }: CreatedOrder) {
   return {
     id: order.id,
     order_code: order.orderCode,
     order_status: order.status,
     order_date: order.orderDate,
-    user_id: order.customer.id,
-    user_name: `${order.customer.firstName} ${order.customer.lastName}`,
+    user_id: customer.id,
+    user_name: `${customer.firstName} ${customer.lastName}`,
     order_total_amount: order.totalAmount,
     order_items_count: order.itemsCount,
     delivery_date: order.deliveryDate,
@@ -132,23 +140,30 @@ export function presentCreatedOrder({ order, deliveryOtp }: CreatedOrder) {
   };
 }
 
-export function presentOrderDetail(order: OrderDetailView) {
-  const c = order.customer;
-  const delivered = order.history.find((h) => h.toStatus === 4);
+/** A single order with its lines, customer, delivery details and status history. */
+export function presentOrderDetail(read: OrderRead) {
+  const { order, customer: c, history } = read;
+  const variants = new Map(read.variants.map((v) => [v.id, v]));
+  const products = new Map(read.products.map((p) => [p.id, p]));
+  const delivered = history.find((h) => h.toStatus === OrderStatus.DELIVERED);
   return {
-    ...presentOrder(order),
+    ...presentOrder(read),
     mode_of_payment: order.modeOfPayment,
-    items: order.items.map((i) => ({
-      id: i.id,
-      product_variant_id: i.variantId,
-      variant_name: i.variantName,
-      item_sku_code: i.itemSkuCode,
-      product_id: i.productId,
-      product_name: i.productName,
-      quantity: i.quantity,
-      unit_price: i.unitPrice,
-      amount: i.amount,
-    })),
+    items: read.lines.map((i) => {
+      const variant = variants.get(i.variant)!;
+      const product = products.get(variant.product)!;
+      return {
+        id: i.id,
+        product_variant_id: variant.id,
+        variant_name: variant.variantName,
+        item_sku_code: variant.itemSkuCode,
+        product_id: product.id,
+        product_name: product.name,
+        quantity: i.quantity,
+        unit_price: i.unitPrice,
+        amount: i.amount,
+      };
+    }),
     user: {
       id: c.id,
       first_name: c.firstName,
@@ -157,27 +172,28 @@ export function presentOrderDetail(order: OrderDetailView) {
       primary_contact_number: c.primaryContactNumber,
       official_email: c.officialEmail,
       user_type: c.userType,
-      town_name: c.townName,
-      route_name: c.routeName,
+      town_name: read.customerTown?.name ?? null,
+      route_name: read.customerRoute?.name ?? null,
     },
     delivery: {
       delivery_date: order.deliveryDate,
       delivered_at: delivered?.changedAt ?? null,
-      production_unit_id: order.productionUnitId,
-      production_unit_name: order.productionUnitName,
-      town_name: order.townName,
-      route_name: order.routeName,
+      production_unit_id: read.productionUnit?.id ?? null,
+      production_unit_name: read.productionUnit?.name ?? null,
+      town_name: read.town?.name ?? null,
+      route_name: read.route?.name ?? null,
     },
-    status_history: order.history.map((h) => ({
+    status_history: history.map((h) => ({
       from_status: h.fromStatus,
       to_status: h.toStatus,
       changed_at: h.changedAt,
-      changed_by_user_id: h.changedByUserId,
+      changed_by_user_id: h.changedBy,
       changed_by_api_key_id: h.changedByApiKeyId,
     })),
   };
 }
 
-export function presentOrderStatus(o: Order) {
+/** The answer to PATCH /orders/{id}/status. */
+export function presentOrderStatus(o: Row<Order>) {
   return { id: o.id, order_status: o.status, updatedAt: o.updatedAt };
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Payment } from '../../src/domains/payments/payment.entity';
+import type { PaymentRead } from '../../src/domains/payments/payment-read';
 import { Nullable, Timestamp } from '../schemas';
 
 /** A collection against an order. */
@@ -14,12 +14,12 @@ export const PaymentBody = Type.Object({
   created_at: Timestamp,
 });
 
-/** Needs the order loaded. */
-export function presentPayment(p: Payment) {
+/** A payment with its order's code. */
+export function presentPayment({ payment: p, order }: PaymentRead) {
   return {
     id: p.id,
-    order_id: p.order.id,
-    order_code: p.order.orderCode,
+    order_id: order.id,
+    order_code: order.orderCode,
     amount: p.amount,
     mode_of_payment: p.modeOfPayment,
     paid_at: p.paidAt,

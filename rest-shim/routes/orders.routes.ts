@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../src/errors/app-error';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
-import { changed, created, ok, paginated } from '../envelope';
+import { changed, created, ok } from '../envelope';
 import { exportRoute } from '../export-route';
 import { ordersExport } from '../../src/domains/orders/orders.export';
 import { salesExport } from '../../src/domains/orders/sales.export';
@@ -12,8 +12,8 @@ import {
   OrderDetailBody,
   OrderStatusBody,
   presentCreatedOrder,
-  presentOrder,
   presentOrderDetail,
+  presentOrderPage,
   presentOrderStatus,
 } from '../presenters/order.presenter';
 import { changedResponse, createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, OrderStatusFilter } from '../schemas';
@@ -72,12 +72,13 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['Orders'], summary: 'List orders', querystring: OrderListQuery, response: listResponse(OrderBody) } },
     async (request) => {
       const q = request.query;
-      const page = await app.services.orders.list(
+      const page = await app.services.orders.listRows(
         request.ctx,
         { status: q.status, dateFrom: q.date_from, dateTo: q.date_to, userId: q.user_id, search: q.search },
         q,
+        { withPlaces: true },
       );
-      return paginated(page, presentOrder);
+      return presentOrderPage(page);
     },
   );
 

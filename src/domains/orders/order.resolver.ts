@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphqlContext } from '../../graphql/context';
-import { rowOf, type Row } from '../../db/entity-rows';
+import type { Row } from '../../db/entity-rows';
 import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
@@ -13,9 +13,12 @@ import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order, OrderStatus } from './order.entity';
 import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
+import { createdOrderRowOf, orderPageRowsOf, orderRowOf } from './order-priming';
 import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const OrderPage = PageOf(Order, 'Order');
+/** The fields of Order that the page's statement reads places for. */
+const PLACE_FIELDS = ['town', 'route', 'productionUnit'];
 
 // Authorized per operation, not per class: a class's `@Authorized()` would also guard each of its
 // field resolvers, which serve this type wherever it appears (another type's relation included).
@@ -29,31 +32,27 @@ export class OrderResolver {
     @Ctx() { ctx, services, loaders, operation: { fields, columns } }: GraphqlContext,
   ): Promise<Page<Row<Order>>> {
     const { page, limit, ...filter } = args;
-    // Customers, and lines when asked for, come with the page's statement; the loaders hand them to the nested fields.
-    const withLines = fields?.get('Order')?.has('items') ?? false;
-    const found = await services.orders.listRows(ctx, filter, { page, limit }, { columns, withLines });
-    loaders.user.prime(found.customers);
-    if (found.lines) {
-      for (const [orderId, lines] of found.lines.byOrder) loaders.orderItems.prime(orderId, lines);
-      loaders.variant.prime(found.lines.variants);
-      loaders.product.prime(found.lines.products);
-    }
-    return toPage(found);
+    // Customers, and lines and places when asked for, come with the page's statement; the loaders hand them to the nested fields.
+    const selected = fields?.get('Order');
+    const withLines = selected?.has('items') ?? false;
+    const withPlaces = PLACE_FIELDS.some((field) => selected?.has(field));
+    const found = await services.orders.listRows(ctx, filter, { page, limit }, { columns, withLines, withPlaces });
+    return toPage({ ...found, items: orderPageRowsOf(found, loaders) });
   }
 
   @Authorized()
   @InGroup('orders')
   @Query(() => Order, { complexity: COST.record })
-  async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<Row<Order>> {
-    return rowOf(ctx.em, Order, await services.orders.find(ctx, id));
+  async order(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders, operation: { columns } }: GraphqlContext): Promise<Row<Order>> {
+    return orderRowOf(await services.orders.get(ctx, id, columns), loaders);
   }
 
   @Authorized()
   @InGroup('orders')
   @Mutation(() => CreateOrderPayload, { complexity: COST.write })
-  async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services }: GraphqlContext): Promise<CreateOrderPayload> {
-    const { order, deliveryOtp } = await services.orders.create(ctx, input);
-    return { order: rowOf(ctx.em, Order, order), deliveryOtp };
+  async createOrder(@Arg('input', () => CreateOrderInput) input: CreateOrderInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<CreateOrderPayload> {
+    const placed = await services.orders.create(ctx, input);
+    return { order: createdOrderRowOf(placed, loaders), deliveryOtp: placed.deliveryOtp };
   }
 
   @Authorized()
@@ -64,7 +63,7 @@ export class OrderResolver {
     @Arg('orderStatus', () => OrderStatus, { description: 'The next status: FORWARDED, APPROVED or DELIVERED' }) status: OrderStatus,
     @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<Row<Order>> {
-    return rowOf(ctx.em, Order, await services.orders.changeStatus(ctx, id, status));
+    return services.orders.changeStatus(ctx, id, status);
   }
 
   @FieldResolver(() => User, { complexity: COST.relation, description: 'The customer who placed the order.' })

@@ -2,10 +2,10 @@ import { sql, type Sql } from '../../db/tenant-sql';
 import { createHmac, randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
-import type { RowColumns } from '../../db/entity-rows';
+import { rowOf, type Row, type RowColumns } from '../../db/entity-rows';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
-import { type PageRequest, type Paginated, resolvePage } from '../../lists/page-request';
+import { type PageRequest, resolvePage } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
 import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
@@ -16,17 +16,9 @@ import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../db/active-status';
 import { OrderItem } from './order-item.entity';
-import {
-  findOrderDetail,
-  findOrderLines,
-  findOrderPage,
-  findOrderRowPage,
-  orderConditions,
-  type OrderConditions,
-  type OrderDetailView,
-  type OrderSummary,
-} from './order-views';
-import { lineRows, orderRowPage, type LineRows, type OrderRowPage } from './order-rows';
+import { findOrderLines, findOrderRowPage, findOrderRows, orderConditions, type OrderConditions } from './order-statements';
+import type { CreatedOrder, LineRows, OrderPageRead, OrderRead, OrderRowPage } from './order-read';
+import { lineRows, orderRead, orderRowPage } from './order-rows';
 import { orderSearchConditions } from './order-search';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -56,12 +48,6 @@ export interface CreateOrderInput {
   modeOfPayment?: string | null;
 }
 
-/** A placed order and the delivery OTP, which is shown only now. */
-export interface CreatedOrder {
-  order: Order;
-  deliveryOtp: string;
-}
-
 /**
  * The one rule of who sees which orders: customers (distributors and retailers) see only their
  * own; staff and API keys see every order of the workspace. The customer's user id, or null.
@@ -77,22 +63,15 @@ export class OrderService {
     private readonly events: WebhookEventQueue,
   ) {}
 
-  /** Newest first, as summaries (one statement). Customers see only their own orders. */
-  async list(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest): Promise<Paginated<OrderSummary>> {
-    const { page, limit, offset } = resolvePage(pageRequest);
-    const { rows, total } = await findOrderPage(ctx.em, await this.listConditions(ctx, filter), limit, offset);
-    return { items: rows, total, page, limit };
-  }
-
   /**
-   * The same page as `list` (one statement), as rows of the columns `columns` names, with their
-   * customers' rows, and with `withLines` each order's lines (as `linesOf` gives them), read by the
-   * same statement.
+   * Newest first, as rows (one statement): each order's, its customer's, and as `read` asks, its
+   * places' and its lines' (as `linesOf` gives them), of the columns `read.columns` names.
+   * Customers see only their own orders.
    */
-  async listRows(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest, read: { columns?: RowColumns; withLines: boolean }): Promise<OrderRowPage> {
+  async listRows(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest, read: OrderPageRead = {}): Promise<OrderRowPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
     const found = await findOrderRowPage(ctx.em, await this.listConditions(ctx, filter), read, limit, offset);
-    return orderRowPage(ctx.em, found, { page, limit }, read.columns);
+    return orderRowPage(ctx.em, found, { page, limit }, read);
   }
 
   /**
@@ -106,21 +85,16 @@ export class OrderService {
     return lineRows(ctx.em, lines, variants, columns);
   }
 
-  /** One order entity; 404 when it does not exist or is not visible. */
-  async find(ctx: RequestContext, id: number): Promise<Order> {
-    const customer = ownOrdersOf(ctx);
-    const order = await ctx.em.findOne(Order, { id, ...(customer === null ? {} : { customer }) });
-    if (!order) throw new NotFoundError('Order', id);
-    return order;
-  }
-
-  /** One order with its lines, customer, delivery details and status history (one statement); 404 when not visible. */
-  async get(ctx: RequestContext, id: number): Promise<OrderDetailView> {
+  /**
+   * One order with its customer, places, lines and status history, as rows of the columns `columns`
+   * names (one statement); 404 when it does not exist or is not visible.
+   */
+  async get(ctx: RequestContext, id: number, columns?: RowColumns): Promise<OrderRead> {
     const where = this.visible(ctx);
     where.conditions.push(sql`o.id = ${id}`);
-    const detail = await findOrderDetail(ctx.em, where);
-    if (!detail) throw new NotFoundError('Order', id);
-    return detail;
+    const found = await findOrderRows(ctx.em, where, columns);
+    if (!found) throw new NotFoundError('Order', id);
+    return orderRead(ctx.em, found, columns);
   }
 
   /**
@@ -177,13 +151,13 @@ export class OrderService {
       await this.events.emit(tx, organizationId, 'order.created', orderCreatedData(created));
       return created;
     });
-    return { order, deliveryOtp };
+    return { order: rowOf(ctx.em, Order, order), customer: rowOf(ctx.em, User, customer), deliveryOtp };
   }
 
   /** Staff only. Moves the order one step along the flow and records who did it. */
-  async changeStatus(ctx: RequestContext, id: number, to: number): Promise<Order> {
+  async changeStatus(ctx: RequestContext, id: number, to: number): Promise<Row<Order>> {
     requireStaff(ctx);
-    return ctx.em.transactional(async (tx) => {
+    const order = await ctx.em.transactional(async (tx) => {
       const order = await tx.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!order) throw new NotFoundError('Order', id);
       const from = order.status;
@@ -196,6 +170,8 @@ export class OrderService {
       }
       return order;
     });
+    // After the commit: its flush sets updatedAt.
+    return rowOf(ctx.em, Order, order);
   }
 
   private async listConditions(ctx: RequestContext, filter: OrderFilter): Promise<OrderConditions> {

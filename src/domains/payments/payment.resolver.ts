@@ -1,6 +1,5 @@
-import { wrap } from '@mikro-orm/core';
 import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { rowOf, type Row } from '../../db/entity-rows';
+import type { Row } from '../../db/entity-rows';
 import type { Related } from '../../graphql/loaders';
 import { Order } from '../orders/order.entity';
 import type { GraphqlContext } from '../../graphql/context';
@@ -8,6 +7,7 @@ import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { PageArgs } from '../../graphql/pagination.types';
 import { InGroup } from '../../graphql/route-group';
 import { Payment } from './payment.entity';
+import { paymentRowOf } from './payment-read';
 import { COST, pageCost } from '../../graphql/costs';
 
 const PaymentPage = PageOf(Payment, 'Payment');
@@ -47,23 +47,24 @@ class RecordPaymentInput {
 export class PaymentResolver {
   @InGroup('payments')
   @Query(() => PaymentPage, { complexity: pageCost(), description: 'Payments, newest first (staff).' })
-  async payments(@Args(() => PaymentListArgs) args: PaymentListArgs, @Ctx() { ctx, services }: GraphqlContext): Promise<Page<Payment>> {
+  async payments(@Args(() => PaymentListArgs) args: PaymentListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Payment>>> {
     const { page, limit, ...filter } = args;
-    return toPage(await services.payments.list(ctx, filter, { page, limit }));
+    const found = await services.payments.list(ctx, filter, { page, limit });
+    return toPage({ ...found, items: found.items.map((read) => paymentRowOf(read, loaders)) });
   }
 
   @InGroup('payments')
   @Mutation(() => Payment, { complexity: COST.write, description: 'Records money collected against an order (staff and API keys).' })
-  recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services }: GraphqlContext): Promise<Payment> {
-    return services.payments.record(ctx, input);
+  async recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Payment>> {
+    return paymentRowOf(await services.payments.record(ctx, input), loaders);
   }
 }
 
 @Resolver(() => Payment)
 export class PaymentFieldsResolver {
   @FieldResolver(() => Order, { complexity: COST.relation, description: 'The order the money was collected against.' })
-  order(@Root() payment: Pick<Payment, 'order'>, @Ctx() { ctx, loaders }: GraphqlContext): Related<Row<Order>> {
-    // Lists and records load it with the payment.
-    return wrap(payment.order).isInitialized() ? rowOf(ctx.em, Order, payment.order) : loaders.order.load(payment.order.id);
+  order(@Root() payment: Row<Payment>, @Ctx() { loaders }: GraphqlContext): Related<Row<Order>> {
+    // Lists and records read it with the payment and hand it over (paymentRowOf).
+    return loaders.order.load(payment.order);
   }
 }

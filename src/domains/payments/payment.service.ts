@@ -1,9 +1,9 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
+import { rowOf } from '../../db/entity-rows';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
-import { entityList, readPage } from '../../lists/entity-list';
-import type { PageRequest, Paginated } from '../../lists/page-request';
+import { resolvePage, type PageRequest, type Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { requireStaff } from '../auth/permissions';
 import { Order } from '../orders/order.entity';
@@ -11,6 +11,8 @@ import { PAYMENT_MODES } from '../orders/order.service';
 import { User } from '../users/user.entity';
 import { localDayStart, shiftDay } from '../workspace/local-day';
 import { Payment } from './payment.entity';
+import type { PaymentRead } from './payment-read';
+import { findPaymentPage } from './payment-statements';
 
 export interface RecordPaymentInput {
   orderId: number;
@@ -32,14 +34,14 @@ export interface PaymentFilter {
  */
 export class PaymentService {
   /** 400 when the amount is not positive or is more than the order still owes. */
-  async record(ctx: RequestContext, input: RecordPaymentInput): Promise<Payment> {
+  async record(ctx: RequestContext, input: RecordPaymentInput): Promise<PaymentRead> {
     requireStaff(ctx);
     const amount = rules.money('amount', input.amount);
     if (amount === 0) throw new ValidationError('amount', 'must be greater than 0');
     const modeOfPayment = rules.oneOf('modeOfPayment', input.modeOfPayment ?? 'cash', PAYMENT_MODES);
     const paidAt = input.paidAt == null ? new Date() : paidMoment(input.paidAt);
     const reference = input.reference ? rules.optionalText('reference', input.reference, 100) || null : null;
-    const payment = await ctx.em.transactional(async (tx) => {
+    const { payment, order } = await ctx.em.transactional(async (tx) => {
       // The order's row lock serializes payments of one order, so two cannot overpay it together.
       const order = await tx.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!order) throw new ValidationError('orderId', 'does not name an order of this workspace');
@@ -47,7 +49,7 @@ export class PaymentService {
       const [{ paid }] = await executeSql<{ paid: string }>(tx, sql`select coalesce(sum(p.amount), 0) as paid from payment p where ${t.owns()} and p.order_id = ${order.id}`);
       const outstanding = Math.round((order.totalAmount - Number(paid)) * 100) / 100;
       if (amount > outstanding) throw new ValidationError('amount', `is more than the order still owes (${outstanding.toFixed(2)})`);
-      return tx.create(Payment, {
+      const recorded = tx.create(Payment, {
         organizationId: ctx.organizationId,
         order,
         amount,
@@ -57,36 +59,33 @@ export class PaymentService {
         recordedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
         recordedByApiKeyId: ctx.apiKeyId,
       });
+      return { payment: recorded, order };
     });
-    await ctx.em.populate(payment, ['order']);
-    return payment;
+    // After the commit, whose flush gives the payment its id.
+    return { payment: rowOf(ctx.em, Payment, payment), order: rowOf(ctx.em, Order, order) };
   }
 
-  /** Staff only; newest first. Dates are the workspace's local days. */
-  async list(ctx: RequestContext, filter: PaymentFilter, pageRequest: PageRequest): Promise<Paginated<Payment>> {
+  /** Staff only; newest first, each with its order (one statement). Dates are the workspace's local days. */
+  async list(ctx: RequestContext, filter: PaymentFilter, pageRequest: PageRequest): Promise<Paginated<PaymentRead>> {
     requireStaff(ctx);
     const from = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const to = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
     if (from && to && from > to) throw new ValidationError('dateFrom', 'must not be after dateTo');
-    const where: FilterQuery<Payment> = {
-      ...(filter.orderId != null ? { order: filter.orderId } : {}),
-      ...(from || to
-        ? {
-            paidAt: {
-              ...(from ? { $gte: await localDayStart(ctx.em, ctx.organizationId, from) } : {}),
-              // The day after 9999-12-31 has no four-digit year, which PostgreSQL needs in a
-              // date; no payment is that late (paid_at is never in the future): no upper bound.
-              ...(to && to < LAST_CALENDAR_DAY ? { $lt: await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) } : {}),
-            },
-          }
-        : {}),
-    };
-    return readPage(ctx.em, PAYMENT_LIST, where, pageRequest);
+    const page = resolvePage(pageRequest);
+    return findPaymentPage(
+      ctx.em,
+      ctx.organizationId,
+      {
+        orderId: filter.orderId ?? undefined,
+        paidFrom: from ? await localDayStart(ctx.em, ctx.organizationId, from) : undefined,
+        // The day after 9999-12-31 has no four-digit year, which PostgreSQL needs in a date; no
+        // payment is that late (paid_at is never in the future): no upper bound.
+        paidBefore: to && to < LAST_CALENDAR_DAY ? await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) : undefined,
+      },
+      page,
+    );
   }
 }
-
-/** The payment list: newest first, with the order each was collected against. */
-const PAYMENT_LIST = entityList({ entity: Payment, orderBy: { paidAt: 'desc', id: 'desc' }, populate: ['order'] });
 
 /** The last day a YYYY-MM-DD date can name. */
 const LAST_CALENDAR_DAY = '9999-12-31';
