@@ -45,11 +45,6 @@ interface RowShape {
 }
 const shapes = new WeakMap<EntityMetadata, RowShape>();
 
-/** An ISO 8601 timestamp with a zone offset ("…T…+00:00", "…Z"), which MikroORM parses with `new Date` whatever its timezone setting. */
-function isoWithOffset(value: unknown): value is string {
-  return typeof value === 'string' && value.charAt(10) === 'T' && (value.endsWith('Z') || value.includes('+', 11) || value.lastIndexOf('-') > 10);
-}
-
 function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   const meta = em.getMetadata().get(entity.name);
   let shape = shapes.get(meta);
@@ -80,12 +75,7 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   // instead cost the GraphQL page about 6% of its CPU (A/B, 6 alternating runs of each).
   const converterOf = (p: EntityProperty): ((value: unknown) => unknown) | null => {
     const copiedAsIs = p.runtimeType !== 'Date' && p.runtimeType !== 'boolean' && !p.embedded && p.kind !== ReferenceKind.EMBEDDED;
-    const throughDriver = (value: unknown) => map({ [p.fieldNames[0]]: value })[p.name];
-    // A timestamp as JSON writes it (ISO 8601 with its offset) is what the driver hands to `new
-    // Date` itself; skipping the driver for it halved the REST order list's row mapping (20 orders
-    // with their customers and places: ten timestamps each).
-    if (p.runtimeType === 'Date' && !p.customType) return (value) => (isoWithOffset(value) ? new Date(value) : throughDriver(value));
-    if (!copiedAsIs) return throughDriver;
+    if (!copiedAsIs) return (value) => map({ [p.fieldNames[0]]: value })[p.name];
     if (p.customType) return (value) => (value == null ? value : p.customType!.convertToJSValue(value, platform));
     return null;
   };
@@ -97,7 +87,14 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
     return {
       props: names,
       json: (alias) => `json_build_array(${props.map((p) => `${alias}."${p.fieldNames[0]}"`).join(', ')})`,
-      fromJson: recordBuilder(names, converters),
+      fromJson: (values) => {
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i += 1) {
+          const convert = converters[i];
+          record[names[i]] = convert === null ? values[i] : convert(values[i]);
+        }
+        return record;
+      },
     };
   };
   shape = {
@@ -115,19 +112,6 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): RowShape {
   };
   shapes.set(meta, shape);
   return shape;
-}
-
-/**
- * Turns a JSON array of columns into a record of `names`, each value through its converter (null:
- * as it is). Written as one object literal per column list, so every record of an entity gets the
- * same shape at once: filled key by key in a loop, the REST order list's 100 rows a page took
- * about twice as long to map (A/B on the bench database).
- */
-function recordBuilder(names: readonly string[], converters: ReadonlyArray<((value: unknown) => unknown) | null>): (values: unknown[]) => Record<string, unknown> {
-  // The names are the entity's property names (metadata, never input), quoted as JSON.
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${converters[i] === null ? `v[${i}]` : `c[${i}](v[${i}])`}`);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('c', `return (v) => ({ ${fields.join(', ')} });`)(converters) as (values: unknown[]) => Record<string, unknown>;
 }
 
 /** The columns rows of `entity` are read from: the ones `columns` names, or all without a choice. */
