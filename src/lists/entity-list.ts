@@ -5,16 +5,14 @@ import { resolvePage, type PageRequest, type Paginated } from './page-request';
 import { searchCondition } from './search';
 
 /**
- * A list of one entity's rows, declared once by its domain: the order it reads in, what each row
- * brings with it, and the properties a `search` matches. `readPage` serves it with the list
+ * A list of one entity's rows, declared once by its domain: the order it reads in and the
+ * properties a `search` matches. `readPage` serves it with the list
  * contract (page and limit checked, `{items, total, page, limit}`), which REST shapes as
  * `{data, pagination}` (rest-shim/envelope.ts) and GraphQL as `{nodes, pageInfo}` (graphql/page.types.ts).
  */
 export interface EntityList<E extends object> {
   entity: EntityClass<E>;
   orderBy: QueryOrderMap<E>;
-  /** Relations read with each row. */
-  populate?: readonly string[];
   /** Properties a search term may match, case-insensitively, anywhere in their text. */
   searchIn?: ReadonlyArray<keyof E & string>;
 }
@@ -43,26 +41,12 @@ function matching<E extends object>(list: EntityList<E>, where: FilterQuery<E>, 
 }
 
 /**
- * One page of `list` with the rows matching `where` and every term of the search, and the total of
+ * One page of `list` as plain rows matching `where` and every term of the search, and the total of
  * them all. Both are read at once; the total counts the root table alone (joining only what
- * `where` names): MikroORM's findAndCount would join every populated relation into the count too,
- * which costs the most on the longest lists. The tenant filter applies to both.
+ * `where` names). The tenant filter applies to both. No entity is hydrated: the caller reads the
+ * rows its rows refer to (`rowsById`), for REST and GraphQL alike.
  */
-export async function readPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<E>> {
-  const { page, limit, offset } = resolvePage(request);
-  const rows = matching(list, where, request.search);
-  const [items, total] = await Promise.all([
-    em.find(list.entity, rows, { populate: list.populate as never, orderBy: list.orderBy, limit, offset }),
-    em.count(list.entity, rows),
-  ]);
-  return { items: items as E[], total, page, limit };
-}
-
-/**
- * The same page as `readPage`, as plain rows (its `populate` is not read: the caller reads the rows
- * they refer to), so that a list that only shows data hydrates no entity.
- */
-export async function readRowPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<Row<E>>> {
+export async function readPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<Row<E>>> {
   const { page, limit, offset } = resolvePage(request);
   const rows = matching(list, where, request.search);
   const [items, total] = await Promise.all([findRows(em, list.entity, rows, { orderBy: list.orderBy, limit, offset }), em.count(list.entity, rows)]);

@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { rowOf } from '../../db/entity-rows';
 import { ConflictError, ForbiddenError, ValidationError } from '../../errors/app-error';
-import { entityList, readRowPage } from '../../lists/entity-list';
+import { entityList, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
@@ -67,7 +67,7 @@ export class AttendanceService {
       ...(filter.date != null ? { day: rules.calendarDate('date', filter.date) } : {}),
       ...(ownOnly ? { user: ctx.userId! } : filter.userId != null ? { user: filter.userId } : {}),
     };
-    const page = await readRowPage(ctx.em, ATTENDANCE_LIST, where, pageRequest);
+    const page = await readPage(ctx.em, ATTENDANCE_LIST, where, pageRequest);
     return { ...page, items: await readAttendance(ctx.em, page.items) };
   }
 

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError } from '../../errors/app-error';
-import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { likeEscape } from '../../lists/search';
@@ -25,7 +25,7 @@ export class MasterService {
   /** Any caller of the workspace may read masters; ordered by name. */
   async list(ctx: RequestContext, kindName: MasterKindName, filter: MasterFilter, pageRequest: PageRequest): Promise<Paginated<MasterRead>> {
     const kind = this.kind(kindName);
-    const page = await readRowPage(ctx.em, listOf(kind), equalTo<MasterEntity, MasterFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+    const page = await readPage(ctx.em, listOf(kind), equalTo<MasterEntity, MasterFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
     return { ...page, items: await masterReads(ctx.em, kind, page.items as MasterRow[]) };
   }
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { findRows, rowOf } from '../../db/entity-rows';
-import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { ProductClass } from '../masters/product-class.entity';
@@ -60,7 +60,7 @@ const PRODUCT_LIST = entityList({
 export class ProductService {
   /** Newest first, with class and variants. */
   async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<ProductRead>> {
-    const page = await readRowPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+    const page = await readPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
     return { ...page, items: await productReads(ctx.em, page.items) };
   }
 

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { findRows } from '../../db/entity-rows';
-import { entityList, equalTo, readRowPage } from '../../lists/entity-list';
+import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import { hashPassword } from '../auth/passwords';
 import * as rules from '../../validation/rules';
@@ -62,7 +62,7 @@ export class UserService {
   /** Staff only; newest first. */
   async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<UserRead>> {
     requireStaff(ctx);
-    const page = await readRowPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
+    const page = await readPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
     return { ...page, items: await readUsers(ctx.em, page.items) };
   }
 
