@@ -8,14 +8,14 @@ import { ErrorBody, ServerErrorBody } from './schemas';
 
 type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0];
 
-const format = Type.Optional(Type.String({ enum: Object.values(ExportFormat), default: ExportFormat.XLSX, description: 'xlsx (default) or pdf' }));
+const format = Type.Optional(Type.String({ enum: Object.values(ExportFormat), default: ExportFormat.XLSX, description: 'xlsx (default), pdf, or csv (RFC 4180, UTF-8 with a BOM, no row cap)' }));
 
 const binary = { type: 'string', format: 'binary' };
-/** The documented answer of an export: a file in either format. */
+/** The documented answer of an export: a file in any of the formats. */
 export const fileResponse = {
   200: {
     description: 'The file, as an attachment',
-    content: { [CONTENT_TYPES.xlsx]: { schema: binary }, [CONTENT_TYPES.pdf]: { schema: binary } },
+    content: { [CONTENT_TYPES.xlsx]: { schema: binary }, [CONTENT_TYPES.pdf]: { schema: binary }, [CONTENT_TYPES.csv]: { schema: { type: 'string' } } },
   },
   '4xx': ErrorBody,
   '5xx': ServerErrorBody,
@@ -26,7 +26,7 @@ export const attachment = (fileName: string) => `attachment; filename="${fileNam
 
 /**
  * Sends the file the export service makes of one export: every 400 comes before a byte is sent;
- * an XLSX streams as it is written.
+ * an XLSX or CSV streams as it is written.
  */
 async function sendExport(request: FastifyRequest, reply: FastifyReply, kind: string, format: string | undefined, filters: ExportFilters) {
   const file = await request.server.services.exports.file(request.ctx, { kind, format: (format ?? ExportFormat.XLSX) as ExportFormat, filters });
@@ -42,7 +42,7 @@ async function sendExport(request: FastifyRequest, reply: FastifyReply, kind: st
 }
 
 /**
- * GET /exports/{kind} for a domain's export kind: its REST query (with `format`, xlsx or pdf)
+ * GET /exports/{kind} for a domain's export kind: its REST query (with `format`, xlsx, pdf or csv)
  * mapped to the kind's filters. No HEAD: it would write a whole export for nothing.
  */
 export function exportRoute<P extends TProperties>(

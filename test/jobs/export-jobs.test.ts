@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { Logger, quickAddJob, runOnce } from 'graphile-worker';
@@ -60,7 +61,7 @@ const JOB = `query Job($id: Int!) { export(id: $id) { ${JOB_FIELDS} } }`;
 interface Job {
   id: number;
   kind: 'ORDERS' | 'USERS' | 'SALES';
-  format: 'XLSX' | 'PDF';
+  format: 'XLSX' | 'PDF' | 'CSV';
   status: 'QUEUED' | 'RUNNING' | 'READY' | 'FAILED';
   rowsDone: number;
   rowsTotal: number | null;
@@ -425,6 +426,24 @@ describe('export jobs over GraphQL, run by the worker', () => {
       expect(text).not.toContain(otherCustomer);
       expect(text).toMatch(/Total\s+3\s+277\.00/);
       expect(text).toContain('Page 1 of 1');
+    });
+
+    it('runs a filtered CSV job: the XLSX columns, UTF-8 with a BOM, no totals row', async () => {
+      const admin = await s.caller(ws, 1);
+      const day = await s.localDay(ws);
+      const queued = await s.started(admin, 'ORDERS', 'CSV', { dateFrom: '2026-03-01', dateTo: '2026-03-31' });
+      expect(queued).toMatchObject({ status: 'QUEUED', format: 'CSV', rowsTotal: 2, fileName: `orders-${day}.csv` });
+      const ready = await s.finished(admin, queued.id);
+      expect(ready).toMatchObject({ status: 'READY', rowsDone: 2, rowsTotal: 2, progress: 1, error: null });
+      const res = await s.download(ready.downloadUrl!);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="orders-${day}.csv"`);
+      expect(res.rawPayload.length).toBe(ready.byteSize);
+      expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const records = parseCsv(res.rawPayload, { bom: true }) as string[][];
+      expect(records[0]).toEqual(ORDER_HEADERS);
+      expect(records.slice(1).map((r) => r[0])).toEqual([orders.march1.code, orders.march5.code]);
     });
 
     it('runs users and sales jobs with their own filters', async () => {

@@ -698,9 +698,9 @@ describe('GET /api/v1/exports/orders and /exports/sales', () => {
     it('orders: format, status, dates, date order, production unit', async () => {
       const unit = `production_unit_id=${f.units.central}`;
       const cases: [string, string][] = [
-        [`format=csv&${unit}`, 'format must be one of: xlsx, pdf'],
-        [`format=XLSX&${unit}`, 'format must be one of: xlsx, pdf'],
-        [`format=&${unit}`, 'format must be one of: xlsx, pdf'],
+        [`format=tsv&${unit}`, 'format must be one of: xlsx, pdf, csv'],
+        [`format=XLSX&${unit}`, 'format must be one of: xlsx, pdf, csv'],
+        [`format=&${unit}`, 'format must be one of: xlsx, pdf, csv'],
         [`status=0&${unit}`, 'status must be one of: 1, 2, 3, 4'],
         [`status=5&${unit}`, 'status must be one of: 1, 2, 3, 4'],
         [`status=abc&${unit}`, 'status must be an integer'],
@@ -720,7 +720,7 @@ describe('GET /api/v1/exports/orders and /exports/sales', () => {
 
     it('users: format, type, status', async () => {
       for (const [query, message] of [
-        ['format=csv&type=admin', 'format must be one of: xlsx, pdf'],
+        ['format=tsv&type=admin', 'format must be one of: xlsx, pdf, csv'],
         ['type=boss', 'type must be one of: admin, employee, distributor, retailer'],
         ['type=Admin', 'type must be one of: admin, employee, distributor, retailer'],
         ['type=admin&status=2', 'status must be one of: 0, 1'],
@@ -732,7 +732,7 @@ describe('GET /api/v1/exports/orders and /exports/sales', () => {
 
     it('sales: format, dates, date order', async () => {
       for (const [query, message] of [
-        ['format=PDF&date_from=2026-11-01', 'format must be one of: xlsx, pdf'],
+        ['format=PDF&date_from=2026-11-01', 'format must be one of: xlsx, pdf, csv'],
         ['date_from=2026-02-29', 'date_from must be a date in the form YYYY-MM-DD'],
         ['date_from=2026-11-01&date_to=yesterday', 'date_to must be a date in the form YYYY-MM-DD'],
         ['date_from=2026-11-02&date_to=2026-11-01', 'date_from must not be after date_to'],

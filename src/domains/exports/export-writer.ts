@@ -11,6 +11,7 @@ import type { LogoFetcher } from './pdf/logo-fetch';
 import { PrintedRows, type Branding, type PdfInput } from './pdf/pdf-input';
 import type { PdfRenderer } from './pdf/pdf-renderer';
 import { countRows, forEachBatch } from './row-cursor';
+import { CsvWriter } from './csv-writer';
 import type { ExportFilters, ExportSource } from './export-source';
 import { XlsxWriter } from './xlsx-writer';
 
@@ -100,7 +101,7 @@ const NUMERIC: readonly CellType[] = ['integer', 'money', 'quantity'];
 const countText = (n: number) => `${n.toLocaleString('en-IN')} ${n === 1 ? 'row' : 'rows'}`;
 
 /**
- * Writes the domains' export kinds as XLSX (streamed by cursor, any size) or PDF (branded, at most
+ * Writes the domains' export kinds as XLSX or CSV (streamed by cursor, any size) or PDF (branded, at most
  * PDF_ROW_LIMIT rows, laid out on a worker thread) for one workspace: the engine behind
  * ExportService (a request's downloads and jobs) and the job worker, which has no request.
  */
@@ -147,6 +148,7 @@ export class ExportWriter {
       await new Promise<void>((resolve, reject) => output.end(bytes, (err?: Error | null) => (err ? reject(err) : resolve())));
       return rows;
     }
+    if (plan.format === ExportFormat.CSV) return this.csvInto(em, plan, output, onProgress);
     return this.xlsxInto(em, plan, output, onProgress);
   }
 
@@ -205,6 +207,18 @@ export class ExportWriter {
     });
     await writer.finish(totals.any ? totals.row('Total') : null);
     return done;
+  }
+
+  /** The same cursor and batches as XLSX; the raw SQL values go to the CSV writer untyped. */
+  private async csvInto(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
+    const writer = new CsvWriter(output, plan.source.columns);
+    await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
+      for (const raw of batch) writer.addRow(raw);
+      await writer.flush();
+      await onProgress?.(writer.rows);
+    });
+    await writer.finish();
+    return writer.rows;
   }
 
   private cellsOf(plan: ExportPlan, raw: Record<string, unknown>): Record<string, CellValue> {

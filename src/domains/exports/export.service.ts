@@ -5,7 +5,7 @@ import type { ExportPlan, ExportRequest, ExportWriter } from './export-writer';
 
 export type { ExportPlan, ExportRequest } from './export-writer';
 
-/** An export file, ready to be sent: a PDF whole, an XLSX as the stream it is being written into. */
+/** An export file, ready to be sent: a PDF whole, an XLSX or CSV as the stream it is being written into. */
 export interface ExportFile {
   fileName: string;
   contentType: string;
@@ -29,7 +29,7 @@ export class ExportService {
 
   /**
    * The file of an export, once planned (so every 400 comes first): a PDF is laid out whole; an
-   * XLSX streams from the database cursor as it is written.
+   * XLSX or CSV streams from the database cursor as it is written.
    */
   async file(ctx: RequestContext, request: ExportRequest): Promise<ExportFile> {
     const plan = await this.plan(ctx, request);

@@ -1,9 +1,9 @@
-import type { EventEmitter } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { NUMBER_FORMATS, type CellValue, type ExportColumn } from './export-columns';
 import { cellXml, columnLetters, formulaXml, numberText, SHEET_END_XML, sheetStartXml } from './xlsx/sheet-xml';
 import { packageParts, StyleSheet } from './xlsx/workbook-parts';
+import { doneOrClosed, settledBy } from './output-flow';
 
 /** What the workbook says about itself on its "About" sheet. */
 export interface WorkbookAbout {
@@ -11,39 +11,6 @@ export interface WorkbookAbout {
   workspace: string;
   filterLines: string[];
   generated: string;
-}
-
-/** A client that reads nothing for this long is given up on (its cursor and transaction released). */
-export const STALLED_OUTPUT_MS = 60_000;
-
-/** Waits for `step`, unless `output` closes first (the next write then fails); rejects after STALLED_OUTPUT_MS. */
-function doneOrClosed(step: Promise<void>, output: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => settle(new Error(`The export output took no data for ${STALLED_OUTPUT_MS / 1000} s`)), STALLED_OUTPUT_MS);
-    const closed = () => settle();
-    const settle = (err?: Error) => {
-      clearTimeout(timer);
-      output.off('close', closed);
-      if (err) reject(err);
-      else resolve();
-    };
-    output.on('close', closed);
-    step.then(() => settle(), settle);
-  });
-}
-
-/** Resolves on `source`'s `event`, rejects on an 'error' of any of `failing`; either way it stops listening. */
-function settledBy(source: EventEmitter, event: string, failing: EventEmitter[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (err?: Error) => {
-      source.off(event, settle);
-      for (const emitter of failing) emitter.off('error', settle);
-      if (err) reject(err);
-      else resolve();
-    };
-    source.once(event, settle);
-    for (const emitter of failing) emitter.once('error', settle);
-  });
 }
 
 /** Room for a batch's XML at first; the buffer grows (and is kept) when a batch needs more. */
