@@ -6,6 +6,7 @@ import type { Limits } from '../context/rate-limits';
 import type { LoaderFactory, Services } from '../domains/domain-module';
 import { Slots } from '../concurrency/slots';
 import { compiledExecution } from './compiled-execution';
+import { explorerPage, registerExplorerAssets, wantsExplorer } from './explorer-page';
 import { graphqlContext, type GraphqlContext } from './context';
 import { errorLoggingPlugin, formatGraphqlError } from './format-error';
 import { keyScopesPlugin } from './key-scopes';
@@ -35,7 +36,9 @@ const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /**
- * Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on.
+ * Serves the GraphQL gateway at /graphql on the shared request context. Introspection stays on,
+ * and a browser's page load of /graphql gets GraphiQL (explorer-page.ts) instead of Apollo's
+ * landing page, which loads from a CDN and stays disabled.
  *
  * At most `concurrentOperations` requests (the database pool's size) are executed at a time, at
  * most half of them for one workspace; the others wait their turn before Apollo builds anything
@@ -93,6 +96,14 @@ export async function graphqlPlugin(
     url: '/graphql',
     config: { auth: 'public' },
     schema: { hide: true },
-    handler: (request, reply) => operations.run(async () => execute.call(app, request, reply), slotGroupOf(request)),
+    handler: (request, reply) => {
+      if (wantsExplorer(request)) {
+        const page = explorerPage();
+        reply.type(page.contentType).headers(page.headers);
+        return page.body;
+      }
+      return operations.run(async () => execute.call(app, request, reply), slotGroupOf(request));
+    },
   });
+  registerExplorerAssets(app);
 }
