@@ -25,9 +25,11 @@ const START_SCRIPT = `'use strict';
 (function () {
   var fetcher = GraphiQL.createFetcher({ url: '/graphql' });
   var defaultQuery = [
-    '# The GraphQL API of this service. The schema and its docs (the book icon) need no credential;',
-    '# operations do: open Headers below and add {"Authorization": "Bearer <session token>"}',
-    '# or {"X-API-Key": "<API key>"}. Headers are not saved in this browser.',
+    '# Operations need your credential,',
+    '# added under Headers below:',
+    '# {"Authorization": "Bearer <token>"}',
+    '# or {"X-API-Key": "<API key>"}',
+    '# (kept in this tab only, never saved).',
     '',
     'query Me {',
     '  me {',
@@ -37,7 +39,16 @@ const START_SCRIPT = `'use strict';
     '',
   ].join('\\n');
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  root.render(React.createElement(GraphiQL, { fetcher: fetcher, defaultQuery: defaultQuery, defaultEditorToolsVisibility: 'headers', shouldPersistHeaders: false }));
+  root.render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: defaultQuery,
+      defaultEditorToolsVisibility: 'headers',
+      shouldPersistHeaders: false,
+      // The docs open beside the editor, as /docs opens on the REST reference.
+      visiblePlugin: GraphiQL.React.DOC_EXPLORER_PLUGIN,
+    }),
+  );
 })();
 `;
 
