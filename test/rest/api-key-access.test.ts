@@ -135,7 +135,7 @@ describe('API key access', () => {
       { group: 'workspace', method: 'PUT', path: '/workspace/config', passes: 400 },
       { group: 'dashboard', method: 'GET', path: '/dashboard/stats', passes: 200 },
       { group: 'dashboard', method: 'POST', path: '/dashboard/stats', passes: 404 },
-      { group: 'exports', method: 'GET', path: '/exports/orders?format=csv', passes: 400 },
+      { group: 'exports', method: 'GET', path: '/exports/orders?format=tsv', passes: 400 },
       { group: 'exports', method: 'POST', path: '/exports/orders', passes: 404 },
       { group: 'reports', method: 'GET', path: '/reports/sales', passes: 404 },
       { group: 'reports', method: 'POST', path: '/reports/sales', passes: 404 },
