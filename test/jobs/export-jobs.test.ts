@@ -49,7 +49,7 @@ const FILE_GONE = 'This export file has expired and was deleted: start a new exp
 const ADMINS_ONLY = 'Only workspace administrators may do this';
 const TOO_MANY = 'Too many requests, please try again later';
 const NOT_A_UNIT = 'productionUnitId is not a production unit of this workspace';
-const pdfCap = (rows: string) => `format must be xlsx for more than 5,000 rows (this export has ${rows}; a PDF holds at most 5,000), or narrow the filters`;
+const pdfCap = (rows: string) => `format must be xlsx or csv for more than 5,000 rows (this export has ${rows}; a PDF holds at most 5,000), or narrow the filters`;
 
 const JOB_FIELDS = 'id kind format status rowsDone rowsTotal progress fileName byteSize error createdAt finishedAt expiresAt downloadUrl downloadUrlExpiresAt';
 const START = `mutation Start($kind: ExportKind!, $format: ExportFormat, $filters: ExportFiltersInput) {

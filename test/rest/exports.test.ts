@@ -1002,7 +1002,7 @@ describe('large exports: the 5,000-row PDF cap, many pages, big XLSX', () => {
   it('a PDF of more than 5,000 rows is refused naming format; the XLSX of the same set holds every row', async () => {
     const refused = await exportOf(ws, 'orders', 'format=pdf');
     expect(refused.statusCode, refused.body).toBe(400);
-    expect(refused.json()).toEqual(errorEnvelope(400, 'format must be xlsx for more than 5,000 rows (this export has 5,001; a PDF holds at most 5,000), or narrow the filters'));
+    expect(refused.json()).toEqual(errorEnvelope(400, 'format must be xlsx or csv for more than 5,000 rows (this export has 5,001; a PDF holds at most 5,000), or narrow the filters'));
     expect(refused.headers['content-disposition']).toBeUndefined();
 
     const workbook = await readXlsx(expectFile(await exportOf(ws, 'orders'), 'orders', 'xlsx', 'UTC'));

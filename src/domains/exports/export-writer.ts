@@ -122,7 +122,7 @@ export class ExportWriter {
     const total = await countRows(em, source.rows(organizationId, filters));
     if (request.format === ExportFormat.PDF && total > PDF_ROW_LIMIT) {
       const [limit, rows] = [PDF_ROW_LIMIT, total].map((n) => n.toLocaleString('en-IN'));
-      throw new ValidationError('format', `must be xlsx for more than ${limit} rows (this export has ${rows}; a PDF holds at most ${limit}), or narrow the filters`);
+      throw new ValidationError('format', `must be xlsx or csv for more than ${limit} rows (this export has ${rows}; a PDF holds at most ${limit}), or narrow the filters`);
     }
     const workspace = await workspaceFacts(em, organizationId);
     return {
