@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
@@ -194,6 +195,16 @@ describe('REST product and variant edits', () => {
       expect(refusedProduct.json()).toEqual(errorEnvelope(400, expect.stringMatching(/^items\[0\]\.product_variant_id /)));
       expect((await req('GET', `/orders/${placed.id}`)).json().data).toEqual(before);
       expect((await req('GET', `/products?status=0&limit=100`)).json().data.map((p: { id: number }) => p.id)).toContain(c.productId);
+
+      // The sales export still lists the inactive product's line.
+      const sku = before.items[0].item_sku_code;
+      const file = await t.request({ method: 'GET', url: '/api/v1/exports/sales', token: ws.token });
+      expect(file.statusCode, file.body.slice(0, 200)).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+      const cells: unknown[] = [];
+      workbook.worksheets[0].eachRow((row) => cells.push(...(row.values as unknown[])));
+      expect(cells).toContain(sku);
 
       expect((await req('PUT', `/products/${c.productId}`, { status: 1 })).statusCode).toBe(200);
       await placeOrder(t, ws.token, two);
