@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { MAX_PACK_COUNT, MAX_UNIT_QUANTITY } from '../../src/domains/products/product.service';
-import { created, paginated } from '../envelope';
-import { presentProduct, ProductBody } from '../presenters/product.presenter';
-import { createdResponse, listResponse, Nullable, listQuery, StatusFilter } from '../schemas';
+import type { VariantInput as VariantFields } from '../../src/domains/products/product.service';
+import { changed, created, ok, paginated } from '../envelope';
+import { presentProduct, presentVariant, ProductBody, VariantBody } from '../presenters/product.presenter';
+import { changedResponse, createdResponse, IdParams, listResponse, Nullable, listQuery, okResponse, StatusFilter } from '../schemas';
 
 const ProductListQuery = listQuery(
   {
     status: StatusFilter,
+    product_class_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only products of this class (one of the workspace\'s)' })),
   },
   { search: 'Matches the product name' },
 );
@@ -39,7 +41,52 @@ const CreateProductBody = Type.Object({
   variants: Type.Optional(Type.Array(VariantInput, { maxItems: 100 })),
 });
 
-/** GET/POST /products. */
+const UpdateProductBody = Type.Object({
+  product_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  product_class_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  product_hsn: Type.Optional(Type.String({ maxLength: 8 })),
+  product_color_code: Type.Optional(Type.String({ maxLength: 7 })),
+  product_description: Type.Optional(Type.String({ maxLength: 5000 })),
+  product_image: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'null removes the image' }))),
+  status: StatusFilter,
+});
+
+const UpdateVariantBody = Type.Object({
+  ...Type.Partial(VariantInput).properties,
+  status: StatusFilter,
+});
+
+const VariantParams = Type.Object({
+  id: Type.Integer({ minimum: 1, description: 'Product id' }),
+  variantId: Type.Integer({ minimum: 1, description: 'Variant id' }),
+});
+
+type VariantBodyIn = Partial<{
+  variant_name: string;
+  item_sku_code: string;
+  mrp: number;
+  sp: number;
+  variant_size: string;
+  variant_quantity: number;
+  container_quantity: number;
+  unit_quantity: number;
+}>;
+
+/** A variant body in the services' names. */
+function variantInput(v: VariantBodyIn): Partial<VariantFields> {
+  return {
+    variantName: v.variant_name,
+    itemSkuCode: v.item_sku_code,
+    mrp: v.mrp,
+    sp: v.sp,
+    variantSize: v.variant_size,
+    variantQuantity: v.variant_quantity,
+    containerQuantity: v.container_quantity,
+    unitQuantity: v.unit_quantity,
+  };
+}
+
+/** GET/POST /products, GET/PUT /products/{id}, POST /products/{id}/variants, PUT /products/{id}/variants/{variantId}. */
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
@@ -52,8 +99,8 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { search, status } = request.query;
-      const page = await app.services.products.list(request.ctx, { search, status }, request.query);
+      const { search, status, product_class_id: productClassId } = request.query;
+      const page = await app.services.products.list(request.ctx, { search, status, productClassId }, request.query);
       return paginated(page, presentProduct);
     },
   );
@@ -77,18 +124,76 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         productColorCode: b.product_color_code,
         productDescription: b.product_description,
         productImage: b.product_image,
-        variants: b.variants?.map((v) => ({
-          variantName: v.variant_name,
-          itemSkuCode: v.item_sku_code,
-          mrp: v.mrp,
-          sp: v.sp,
-          variantSize: v.variant_size,
-          variantQuantity: v.variant_quantity,
-          containerQuantity: v.container_quantity,
-          unitQuantity: v.unit_quantity,
-        })),
+        variants: b.variants?.map((v) => variantInput(v) as VariantFields),
       });
       return reply.code(201).send(created('Product created', presentProduct(product)));
+    },
+  );
+
+  app.get(
+    '/products/:id',
+    { schema: { tags: ['Products'], summary: 'A product with class and variants', params: IdParams, response: okResponse(ProductBody) } },
+    async (request) => ok(presentProduct(await app.services.products.get(request.ctx, request.params.id))),
+  );
+
+  app.put(
+    '/products/:id',
+    {
+      schema: {
+        tags: ['Products'],
+        summary: 'Change a product (admins only); omitted fields stay, status 0 stops new orders for it',
+        params: IdParams,
+        body: UpdateProductBody,
+        response: changedResponse(ProductBody),
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const product = await app.services.products.update(request.ctx, request.params.id, {
+        productName: b.product_name,
+        productClassId: b.product_class_id,
+        productHsn: b.product_hsn,
+        productColorCode: b.product_color_code,
+        productDescription: b.product_description,
+        productImage: b.product_image,
+        status: b.status,
+      });
+      return changed('Product updated', presentProduct(product));
+    },
+  );
+
+  app.post(
+    '/products/:id/variants',
+    {
+      schema: {
+        tags: ['Products'],
+        summary: 'Add a variant to a product (admins only)',
+        params: IdParams,
+        body: VariantInput,
+        response: createdResponse(VariantBody),
+      },
+    },
+    async (request, reply) => {
+      const variant = await app.services.products.addVariant(request.ctx, request.params.id, variantInput(request.body) as VariantFields);
+      return reply.code(201).send(created('Variant created', presentVariant(variant)));
+    },
+  );
+
+  app.put(
+    '/products/:id/variants/:variantId',
+    {
+      schema: {
+        tags: ['Products'],
+        summary: "Change a product's variant (admins only); omitted fields stay, a new price applies to new orders only",
+        params: VariantParams,
+        body: UpdateVariantBody,
+        response: changedResponse(VariantBody),
+      },
+    },
+    async (request) => {
+      const { id, variantId } = request.params;
+      const variant = await app.services.products.updateVariant(request.ctx, id, variantId, { ...variantInput(request.body), status: request.body.status });
+      return changed('Variant updated', presentVariant(variant));
     },
   );
 };

@@ -9,7 +9,7 @@ import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import type { ProductRead } from './product-read';
-import { CreateProductInput, ProductListArgs } from './product.types';
+import { CreateProductInput, ProductListArgs, UpdateProductInput, UpdateVariantInput, VariantInput } from './product.types';
 import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
 const ProductPage = PageOf(Product, 'Product');
@@ -47,6 +47,40 @@ export class ProductResolver {
   @Mutation(() => Product, { complexity: COST.write, description: 'Admins only.' })
   async createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Product>> {
     return productRowOf(await services.products.create(ctx, input), loaders);
+  }
+
+  @Authorized()
+  @InGroup('products')
+  @Mutation(() => Product, { complexity: COST.write, description: 'Admins only. Omitted fields stay; an inactive product cannot be ordered, old orders keep it.' })
+  async updateProduct(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => UpdateProductInput) input: UpdateProductInput,
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<Product>> {
+    return productRowOf(await services.products.update(ctx, id, input), loaders);
+  }
+
+  @Authorized()
+  @InGroup('products')
+  @Mutation(() => ProductVariant, { complexity: COST.write, description: 'Admins only. Its SKU code must be free in the workspace.' })
+  async addProductVariant(
+    @Arg('productId', () => Int) productId: number,
+    @Arg('input', () => VariantInput) input: VariantInput,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Row<ProductVariant>> {
+    return services.products.addVariant(ctx, productId, input);
+  }
+
+  @Authorized()
+  @InGroup('products')
+  @Mutation(() => ProductVariant, { complexity: COST.write, description: 'Admins only. Omitted fields stay; a new price applies to new orders only.' })
+  async updateProductVariant(
+    @Arg('productId', () => Int) productId: number,
+    @Arg('variantId', () => Int) variantId: number,
+    @Arg('input', () => UpdateVariantInput) input: UpdateVariantInput,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Row<ProductVariant>> {
+    return services.products.updateVariant(ctx, productId, variantId, input);
   }
 
   @FieldResolver(() => ProductClass, { complexity: COST.relation })

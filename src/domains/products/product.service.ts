@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { findRows, rowOf } from '../../db/entity-rows';
+import { findRows, rowOf, type Row } from '../../db/entity-rows';
 import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
@@ -8,26 +8,19 @@ import { ProductClass } from '../masters/product-class.entity';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { productReads, type ProductRead } from './product-read';
+import { activeStatus, checkVariant, hsnCode, MAX_PACK_COUNT, MAX_UNIT_QUANTITY, type CheckedVariant, type VariantFields } from './product-rules';
 
 /** Filters of the product list. */
 export interface ProductFilter {
   /** Matches the product name. */
   search?: string;
   status?: number;
+  /** Only products of this class (one of the workspace's, else 400). */
+  productClassId?: number;
 }
 
-/** A variant given with a new product. */
-export interface VariantInput {
-  variantName: string;
-  itemSkuCode: string;
-  mrp: number;
-  sp: number;
-  variantSize?: string;
-  variantQuantity?: number;
-  containerQuantity?: number;
-  /** How much of the class's unit one piece holds; default 1. */
-  unitQuantity?: number | null;
-}
+/** A variant given with a new product, or added to one. */
+export type VariantInput = VariantFields & { variantName: string; itemSkuCode: string; mrp: number; sp: number };
 
 /** A new product, with its variants. */
 export interface CreateProductInput {
@@ -40,11 +33,21 @@ export interface CreateProductInput {
   variants?: VariantInput[];
 }
 
-/** Largest variant_quantity or container_quantity. */
-export const MAX_PACK_COUNT = 1_000_000;
+/** A change to a product: omitted fields stay; `productImage: null` removes the image. */
+export interface UpdateProductInput {
+  productName?: string;
+  productClassId?: number;
+  productHsn?: string;
+  productColorCode?: string;
+  productDescription?: string;
+  productImage?: string | null;
+  status?: number;
+}
 
-/** Largest unit_quantity (in the class's unit, at most three decimals). */
-export const MAX_UNIT_QUANTITY = 1_000_000;
+/** A change to a variant: omitted fields stay. */
+export type UpdateVariantInput = VariantFields & { status?: number };
+
+export { MAX_PACK_COUNT, MAX_UNIT_QUANTITY };
 
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
@@ -60,7 +63,12 @@ const PRODUCT_LIST = entityList({
 export class ProductService {
   /** Newest first, with class and variants. */
   async list(ctx: RequestContext, filter: ProductFilter, pageRequest: PageRequest): Promise<Paginated<ProductRead>> {
-    const page = await readPage(ctx.em, PRODUCT_LIST, equalTo<Product, ProductFilter>(filter, ['status']), { ...pageRequest, search: filter.search });
+    const where = equalTo<Product, ProductFilter>(filter, ['status']);
+    if (filter.productClassId != null) {
+      await this.productClass(ctx, filter.productClassId);
+      Object.assign(where, { productClass: filter.productClassId });
+    }
+    const page = await readPage(ctx.em, PRODUCT_LIST, where, { ...pageRequest, search: filter.search });
     return { ...page, items: await productReads(ctx.em, page.items) };
   }
 
@@ -76,14 +84,13 @@ export class ProductService {
     ctx.requireAdminOrKey();
     const data = {
       name: rules.requiredText('productName', input.productName, 200),
-      hsn: this.hsn(input.productHsn),
+      hsn: hsnCode(input.productHsn),
       colorCode: input.productColorCode == null ? '#000000' : rules.hexColour('productColorCode', input.productColorCode),
       description: rules.optionalText('productDescription', input.productDescription, 5000),
       image: input.productImage ? rules.httpUrl('productImage', input.productImage) : null,
     };
     const variants = this.variants(input.variants ?? []);
-    const productClass = await ctx.em.findOne(ProductClass, { id: input.productClassId });
-    if (!productClass) throw new ValidationError('productClassId', 'does not name a product class of this workspace');
+    const productClass = await this.productClass(ctx, input.productClassId);
     await this.assertSkusFree(ctx, variants.map((v) => v.itemSkuCode));
 
     const organizationId = ctx.organizationId;
@@ -97,44 +104,78 @@ export class ProductService {
     };
   }
 
-  private hsn(value: string | undefined): string {
-    const text = (value ?? '').trim();
-    if (text !== '' && !/^\d{4,8}$/.test(text)) throw new ValidationError('productHsn', 'must be 4 to 8 digits');
-    return text;
+  /**
+   * Admin only. Changes the given fields; omitted ones stay. An inactive product stays in old orders
+   * and exports but cannot be ordered. Everything is checked before anything changes.
+   */
+  async update(ctx: RequestContext, id: number, input: UpdateProductInput): Promise<ProductRead> {
+    ctx.requireAdminOrKey();
+    const product = await ctx.em.findOne(Product, { id });
+    if (!product) throw new NotFoundError('Product', id);
+    const data: Partial<Pick<Product, 'name' | 'hsn' | 'colorCode' | 'description' | 'image' | 'status' | 'productClass'>> = {};
+    if (input.productName != null) data.name = rules.requiredText('productName', input.productName, 200);
+    if (input.productHsn != null) data.hsn = hsnCode(input.productHsn);
+    if (input.productColorCode != null) data.colorCode = rules.hexColour('productColorCode', input.productColorCode);
+    if (input.productDescription != null) data.description = rules.optionalText('productDescription', input.productDescription, 5000);
+    if (input.productImage !== undefined) data.image = input.productImage ? rules.httpUrl('productImage', input.productImage) : null;
+    if (input.status != null) data.status = activeStatus(input.status);
+    if (input.productClassId != null) data.productClass = await this.productClass(ctx, input.productClassId);
+    ctx.em.assign(product, data);
+    await ctx.em.flush();
+    return this.get(ctx, id);
   }
 
-  private variants(inputs: VariantInput[]): VariantInput[] {
+  /** Admin only. Adds a variant to a product; its SKU code must be free in the workspace (409). */
+  async addVariant(ctx: RequestContext, productId: number, input: VariantInput): Promise<Row<ProductVariant>> {
+    ctx.requireAdminOrKey();
+    const product = await ctx.em.findOne(Product, { id: productId });
+    if (!product) throw new NotFoundError('Product', productId);
+    const variant = checkVariant('', input);
+    const count = await ctx.em.count(ProductVariant, { product: productId });
+    if (count >= MAX_VARIANTS_PER_PRODUCT) throw new ConflictError(`A product has at most ${MAX_VARIANTS_PER_PRODUCT} variants`);
+    await this.assertSkusFree(ctx, [variant.itemSkuCode]);
+    const created = ctx.em.create(ProductVariant, { organizationId: ctx.organizationId, product, ...variant });
+    await ctx.em.flush();
+    return rowOf(ctx.em, ProductVariant, created);
+  }
+
+  /**
+   * Admin only. Changes the given fields of one of a product's variants; omitted ones stay. A new
+   * price applies to orders placed after it: order lines keep the price they were placed at.
+   */
+  async updateVariant(ctx: RequestContext, productId: number, variantId: number, input: UpdateVariantInput): Promise<Row<ProductVariant>> {
+    ctx.requireAdminOrKey();
+    const variant = await ctx.em.findOne(ProductVariant, { id: variantId, product: productId });
+    if (!variant) throw new NotFoundError('ProductVariant', variantId);
+    const checked = checkVariant('', input, variant as CheckedVariant);
+    const status = input.status == null ? variant.status : activeStatus(input.status);
+    if (checked.itemSkuCode !== variant.itemSkuCode) await this.assertSkusFree(ctx, [checked.itemSkuCode]);
+    ctx.em.assign(variant, { ...checked, status });
+    await ctx.em.flush();
+    return rowOf(ctx.em, ProductVariant, variant);
+  }
+
+  /** One of the workspace's product classes, or a 400 naming productClassId. */
+  private async productClass(ctx: RequestContext, id: number): Promise<ProductClass> {
+    const productClass = await ctx.em.findOne(ProductClass, { id });
+    if (!productClass) throw new ValidationError('productClassId', 'does not name a product class of this workspace');
+    return productClass;
+  }
+
+  private variants(inputs: VariantInput[]): CheckedVariant[] {
     if (inputs.length > MAX_VARIANTS_PER_PRODUCT) {
       throw new ValidationError('variants', `must have at most ${MAX_VARIANTS_PER_PRODUCT} items`);
     }
     const seen = new Map<string, number>();
     return inputs.map((v, i) => {
       const at = `variants[${i}]`;
-      const variant = {
-        variantName: rules.requiredText(`${at}.variantName`, v.variantName, 200),
-        itemSkuCode: rules.requiredText(`${at}.itemSkuCode`, v.itemSkuCode, 64),
-        mrp: rules.money(`${at}.mrp`, v.mrp),
-        sp: rules.money(`${at}.sp`, v.sp),
-        variantSize: rules.optionalText(`${at}.variantSize`, v.variantSize, 50),
-        variantQuantity: this.count(`${at}.variantQuantity`, v.variantQuantity),
-        containerQuantity: this.count(`${at}.containerQuantity`, v.containerQuantity),
-        unitQuantity: v.unitQuantity == null ? 1 : rules.positiveQuantity(`${at}.unitQuantity`, v.unitQuantity, MAX_UNIT_QUANTITY),
-      };
-      if (variant.sp > variant.mrp) throw new ValidationError(`${at}.sp`, 'must not exceed mrp');
+      const variant = checkVariant(at, v);
       const key = variant.itemSkuCode;
       const first = seen.get(key);
       if (first !== undefined) throw new ValidationError(`${at}.itemSkuCode`, `repeats the SKU code of variants[${first}]`);
       seen.set(key, i);
       return variant;
     });
-  }
-
-  private count(field: string, value: number | undefined): number {
-    if (value == null) return 1;
-    if (!Number.isInteger(value) || value < 1 || value > MAX_PACK_COUNT) {
-      throw new ValidationError(field, `must be an integer from 1 to ${MAX_PACK_COUNT}`);
-    }
-    return value;
   }
 
   private async assertSkusFree(ctx: RequestContext, skus: string[]): Promise<void> {

@@ -9,6 +9,9 @@ export class ProductListArgs extends PageArgs {
 
   @Field(() => ActiveStatus, { nullable: true })
   status?: ActiveStatus;
+
+  @Field(() => Int, { nullable: true, description: "Only products of this class (one of the workspace's)" })
+  productClassId?: number;
 }
 
 @InputType()
@@ -63,4 +66,58 @@ export class CreateProductInput {
 
   @Field(() => [VariantInput], { nullable: true })
   variants?: VariantInput[];
+}
+
+@InputType({ description: 'A change to a product (admins only); omitted fields stay, productImage null removes the image.' })
+export class UpdateProductInput {
+  @Field({ nullable: true })
+  productName?: string;
+
+  @Field(() => Int, { nullable: true })
+  productClassId?: number;
+
+  @Field({ nullable: true, description: 'HSN code, 4 to 8 digits' })
+  productHsn?: string;
+
+  @Field({ nullable: true, description: '#RRGGBB' })
+  productColorCode?: string;
+
+  @Field({ nullable: true })
+  productDescription?: string;
+
+  @Field(() => String, { nullable: true })
+  productImage?: string | null;
+
+  @Field(() => ActiveStatus, { nullable: true, description: 'INACTIVE stops new orders for it; old orders keep it' })
+  status?: ActiveStatus;
+}
+
+@InputType({ description: "A change to a product's variant (admins only); omitted fields stay, a new price applies to new orders only." })
+export class UpdateVariantInput {
+  @Field({ nullable: true })
+  variantName?: string;
+
+  @Field({ nullable: true, description: 'Unique in the workspace' })
+  itemSkuCode?: string;
+
+  @Field(() => Float, { nullable: true })
+  mrp?: number;
+
+  @Field(() => Float, { nullable: true, description: 'Selling price, at most mrp' })
+  sp?: number;
+
+  @Field({ nullable: true })
+  variantSize?: string;
+
+  @Field(() => Int, { nullable: true })
+  variantQuantity?: number;
+
+  @Field(() => Int, { nullable: true })
+  containerQuantity?: number;
+
+  @Field(() => Float, { nullable: true })
+  unitQuantity?: number;
+
+  @Field(() => ActiveStatus, { nullable: true, description: 'INACTIVE stops new orders for it; old orders keep it' })
+  status?: ActiveStatus;
 }
