@@ -4,7 +4,7 @@ import { expectGraphqlData, expectGraphqlError, type GraphqlAnswer } from '../he
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const CANCEL = `mutation($id: Int!, $reason: String!) {
-  cancelOrder(id: $id, reason: $reason) { id status cancelledAt cancelReason cancelledBy { id } cancelledByApiKeyId statusHistory { fromStatus toStatus cancellation } }
+  cancelOrder(id: $id, reason: $reason) { id status cancelledAt cancelReason cancelledByUserId cancelledByApiKeyId statusHistory { fromStatus toStatus cancellation } }
 }`;
 const REPLACE = `mutation($id: Int!, $items: [OrderLineInput!]!) {
   replaceOrderItems(id: $id, items: $items) { id totalAmount itemsCount items { quantity unitPrice amount variant { id } } }
@@ -37,7 +37,7 @@ describe('GraphQL cancelOrder, replaceOrderItems and the new list arguments', ()
       status: 'INITIATED',
       cancelledAt: expect.any(String),
       cancelReason: 'Duplicate',
-      cancelledBy: { id: ws.adminId },
+      cancelledByUserId: ws.adminId,
       cancelledByApiKeyId: null,
       statusHistory: [
         { fromStatus: null, toStatus: 'INITIATED', cancellation: false },

@@ -88,9 +88,10 @@ export class OrderResolver {
     return orderRowOf(await services.orders.replaceItems(ctx, id, items), loaders);
   }
 
-  @FieldResolver(() => User, { complexity: COST.relation, nullable: true, description: 'The user who cancelled the order, when one did.' })
-  cancelledBy(@Root() order: Row<Order>, @Ctx() { loaders }: GraphqlContext): Related<Row<User>> {
-    return loaders.user.load(order.cancelledBy);
+  // An id, not the User: customers read their cancelled orders, and staff users' details are not theirs to read.
+  @FieldResolver(() => Int, { nullable: true, description: 'The user who cancelled the order, when one did.' })
+  cancelledByUserId(@Root() order: Row<Order>): number | null {
+    return order.cancelledBy;
   }
 
   @FieldResolver(() => User, { complexity: COST.relation, description: 'The customer who placed the order.' })
