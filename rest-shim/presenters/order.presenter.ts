@@ -21,6 +21,10 @@ export const OrderBody = Type.Object({
   production_unit_id: Nullable(Type.Integer()),
   production_unit_name: Nullable(Type.String()),
   delivery_date: Nullable(DateString),
+  cancelled_at: Nullable(Timestamp),
+  cancel_reason: Nullable(Type.String()),
+  cancelled_by_user_id: Nullable(Type.Integer()),
+  cancelled_by_api_key_id: Nullable(Type.Integer()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -81,6 +85,7 @@ export const OrderDetailBody = Type.Composite([
       Type.Object({
         from_status: Nullable(Type.Integer()),
         to_status: Type.Integer(),
+        cancellation: Type.Boolean({ description: 'True for the entry of the cancel (from_status = to_status)' }),
         changed_at: Timestamp,
         changed_by_user_id: Nullable(Type.Integer()),
         changed_by_api_key_id: Nullable(Type.Integer()),
@@ -88,6 +93,17 @@ export const OrderDetailBody = Type.Composite([
     ),
   }),
 ]);
+
+/** The answer to POST /orders/{id}/cancel. */
+export const CancelledOrderBody = Type.Object({
+  id: Type.Integer(),
+  order_status: Type.Integer({ description: 'Unchanged by the cancel' }),
+  cancelled_at: Timestamp,
+  cancel_reason: Type.String(),
+  cancelled_by_user_id: Nullable(Type.Integer()),
+  cancelled_by_api_key_id: Nullable(Type.Integer()),
+  updatedAt: Timestamp,
+});
 
 /** The answer to PATCH /orders/{id}/status. */
 export const OrderStatusBody = Type.Object({
@@ -113,8 +129,19 @@ export function presentOrder({ order: o, customer: c, town, route, productionUni
     production_unit_id: unit?.id ?? null,
     production_unit_name: unit?.name ?? null,
     delivery_date: o.deliveryDate,
+    ...cancelFields(o),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
+  };
+}
+
+/** When, why and by whom an order was cancelled (nulls while it is not). */
+function cancelFields(o: Row<Order>) {
+  return {
+    cancelled_at: o.cancelledAt,
+    cancel_reason: o.cancelReason,
+    cancelled_by_user_id: o.cancelledBy,
+    cancelled_by_api_key_id: o.cancelledByApiKeyId,
   };
 }
 
@@ -186,11 +213,17 @@ export function presentOrderDetail(read: OrderRead) {
     status_history: history.map((h) => ({
       from_status: h.fromStatus,
       to_status: h.toStatus,
+      cancellation: h.cancellation,
       changed_at: h.changedAt,
       changed_by_user_id: h.changedBy,
       changed_by_api_key_id: h.changedByApiKeyId,
     })),
   };
+}
+
+/** The answer to POST /orders/{id}/cancel. */
+export function presentCancelledOrder(o: Row<Order>) {
+  return { id: o.id, order_status: o.status, ...cancelFields(o), updatedAt: o.updatedAt };
 }
 
 /** The answer to PATCH /orders/{id}/status. */

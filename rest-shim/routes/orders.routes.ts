@@ -7,10 +7,12 @@ import { exportRoute } from '../export-route';
 import { ordersExport } from '../../src/domains/orders/orders.export';
 import { salesExport } from '../../src/domains/orders/sales.export';
 import {
+  CancelledOrderBody,
   CreatedOrderBody,
   OrderBody,
   OrderDetailBody,
   OrderStatusBody,
+  presentCancelledOrder,
   presentCreatedOrder,
   presentOrderDetail,
   presentOrderPage,
@@ -25,22 +27,35 @@ const OrderListQuery = listQuery(
     date_from: Type.Optional(DateString),
     date_to: Type.Optional(DateString),
     user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    production_unit_id: Type.Optional(Type.Integer({ minimum: 1, description: 'A production unit of the workspace (400 otherwise)' })),
+    town_id: Type.Optional(Type.Integer({ minimum: 1, description: "The order's town, a town of the workspace (400 otherwise)" })),
+    route_id: Type.Optional(Type.Integer({ minimum: 1, description: "The order's route, a route of the workspace (400 otherwise)" })),
+    cancelled: Type.Optional(Type.String({ enum: ['true', 'false'], description: 'true: only cancelled orders; false: only orders not cancelled; default both' })),
   },
   { search: 'Matches the order code or the customer name' },
 );
 
+const OrderLines = Type.Array(
+  Type.Object({ product_variant_id: Type.Integer({ minimum: 1 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }),
+  { minItems: 1, maxItems: 200 },
+);
+
 const CreateOrderBody = Type.Object({
   user_id: Type.Integer({ minimum: 1, description: 'The customer: a distributor or retailer' }),
-  items: Type.Array(
-    Type.Object({ product_variant_id: Type.Integer({ minimum: 1 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }),
-    { minItems: 1, maxItems: 200 },
-  ),
+  items: OrderLines,
   order_date: Type.Optional(DateString),
   delivery_date: Type.Optional(Nullable(DateString)),
   production_unit_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Extension' }))),
   // One enum rather than a union of literals, so a bad value is told every accepted mode, not just the first.
   mode_of_payment: Type.Optional(Nullable(Type.String({ enum: [...PAYMENT_MODES], description: 'Extension' }))),
 });
+
+const CancelBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why the order is cancelled' }) });
+const ReplaceItemsBody = Type.Object({ items: OrderLines });
+
+/** Order lines of a body as the service takes them. */
+const linesOf = (items: Array<{ product_variant_id: number; quantity: number }>) =>
+  items.map((i) => ({ productVariantId: i.product_variant_id, quantity: i.quantity }));
 
 const NextStatus = { enum: REQUESTABLE_STATUSES };
 const StatusBody = Type.Object({
@@ -65,7 +80,7 @@ function requestedStatus(body: { order_status?: number; status?: number }): { st
   throw new ValidationError('order_status', 'is required');
 }
 
-/** GET/POST /orders, GET /orders/{id}, PATCH /orders/{id}/status. */
+/** GET/POST /orders, GET /orders/{id}, PATCH /orders/{id}/status, POST /orders/{id}/cancel, PUT /orders/{id}/items. */
 export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orders',
@@ -74,7 +89,17 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const page = await app.services.orders.listRows(
         request.ctx,
-        { status: q.status, dateFrom: q.date_from, dateTo: q.date_to, userId: q.user_id, search: q.search },
+        {
+          status: q.status,
+          dateFrom: q.date_from,
+          dateTo: q.date_to,
+          userId: q.user_id,
+          search: q.search,
+          productionUnitId: q.production_unit_id,
+          townId: q.town_id,
+          routeId: q.route_id,
+          cancelled: q.cancelled === undefined ? undefined : q.cancelled === 'true',
+        },
         q,
         { withPlaces: true },
       );
@@ -89,7 +114,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const b = request.body;
       const placed = await app.services.orders.create(request.ctx, {
         userId: b.user_id,
-        items: b.items.map((i) => ({ productVariantId: i.product_variant_id, quantity: i.quantity })),
+        items: linesOf(b.items),
         orderDate: b.order_date,
         deliveryDate: b.delivery_date,
         productionUnitId: b.production_unit_id,
@@ -129,6 +154,34 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const order = await app.services.orders.changeStatus(request.ctx, request.params.id, status);
       return changed('Order status updated', presentOrderStatus(order));
     },
+  );
+
+  app.post(
+    '/orders/:id/cancel',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: 'Cancel an order not yet delivered (staff and API keys); it keeps its status and leaves the dashboard figures',
+        params: IdParams,
+        body: CancelBody,
+        response: changedResponse(CancelledOrderBody),
+      },
+    },
+    async (request) => changed('Order cancelled', presentCancelledOrder(await app.services.orders.cancel(request.ctx, request.params.id, request.body.reason))),
+  );
+
+  app.put(
+    '/orders/:id/items',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: "Replace an Initiated order's lines, re-priced at today's prices",
+        params: IdParams,
+        body: ReplaceItemsBody,
+        response: changedResponse(OrderDetailBody),
+      },
+    },
+    async (request) => changed('Order items replaced', presentOrderDetail(await app.services.orders.replaceItems(request.ctx, request.params.id, linesOf(request.body.items)))),
   );
 
   exportRoute(app, {

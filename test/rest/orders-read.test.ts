@@ -5,6 +5,10 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { errorEnvelope } from '../helpers/envelope';
 
 const LIST_KEYS = [
+  'cancel_reason',
+  'cancelled_at',
+  'cancelled_by_api_key_id',
+  'cancelled_by_user_id',
   'createdAt',
   'delivery_date',
   'id',
@@ -138,6 +142,10 @@ describe('GET /api/v1/orders and /api/v1/orders/{id}', () => {
         production_unit_id: unitId,
         production_unit_name: 'Dairy East',
         delivery_date: '2026-01-22',
+        cancelled_at: null,
+        cancel_reason: null,
+        cancelled_by_user_id: null,
+        cancelled_by_api_key_id: null,
         createdAt: o[2].createdAt,
         updatedAt: expect.any(String),
       });

@@ -13,6 +13,7 @@ import { Migration20261123000000 } from './Migration20261123000000';
 import { Migration20261126100000 } from './Migration20261126100000';
 import { Migration20261126110000 } from './Migration20261126110000';
 import { Migration20261126120000 } from './Migration20261126120000';
+import { Migration20261126130000 } from './Migration20261126130000';
 import { Migration20261126140000 } from './Migration20261126140000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
@@ -31,5 +32,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126100000', class: Migration20261126100000 },
   { name: 'Migration20261126110000', class: Migration20261126110000 },
   { name: 'Migration20261126120000', class: Migration20261126120000 },
+  { name: 'Migration20261126130000', class: Migration20261126130000 },
   { name: 'Migration20261126140000', class: Migration20261126140000 },
 ];

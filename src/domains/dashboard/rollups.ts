@@ -6,7 +6,8 @@ import { executeSql, raw, sql, tenantSql, type Sql, type TenantSql } from '../..
  * The dashboard's rollups (order_day_rollup, line_day_rollup) as the base rows define them, for the
  * operator's rebuild and check of one workspace (npm run cli -- stats:rebuild / stats:check). The
  * triggers of Migration20261126100000 keep them so with every write; these statements are the
- * definition they are checked against.
+ * definition they are checked against. A cancelled order is left out: its cancel subtracted its
+ * share (rollup-reversal.ts).
  */
 
 /** A rollup: its table, key columns, summed columns, and its rows computed from the base rows. */
@@ -28,7 +29,7 @@ const ROLLUPS: readonly Rollup[] = [
         from sales_order o
         left join (select pm.organization_id, pm.order_id, sum(pm.amount) as amount from payment pm where ${t.owns('pm')} group by pm.organization_id, pm.order_id) p
                on p.organization_id = o.organization_id and p.order_id = o.id
-       where ${t.owns('o')}
+       where ${t.owns('o')} and o.cancelled_at is null
        group by o.organization_id, o.order_date, o.status`,
   },
   {
@@ -39,7 +40,7 @@ const ROLLUPS: readonly Rollup[] = [
       select li.organization_id, o.order_date as day, li.product_variant_id, count(*)::int as lines, sum(li.quantity)::bigint as quantity
         from order_item li
         ${t.rooted('li').join('sales_order', 'o', 'o.id = li.order_id')}
-       where ${t.owns('li')}
+       where ${t.owns('li')} and o.cancelled_at is null
        group by li.organization_id, o.order_date, li.product_variant_id`,
   },
 ];

@@ -40,5 +40,5 @@ export const ordersDomain = defineDomain({
   }),
   exports: [ordersExport, salesExport],
   routeGroups: { orders: 'scoped' },
-  webhookEvents: ['order.created', 'order.delivered'],
+  webhookEvents: ['order.created', 'order.delivered', 'order.cancelled'],
 });

@@ -9,7 +9,7 @@ import { Order, OrderStatus } from './order.entity';
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'order_status_history' })
 @Index({ properties: ['organizationId', 'order', 'changedAt'] })
-export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' | 'changedByApiKeyId' | 'changedAt'> {
+export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' | 'changedByApiKeyId' | 'changedAt' | 'cancellation'> {
   @ManyToOne(() => Order, { fieldName: 'order_id', deleteRule: 'cascade' })
   order!: Order;
 
@@ -20,6 +20,11 @@ export class OrderStatusHistory extends TenantEntity<'fromStatus' | 'changedBy' 
   @Field(() => OrderStatus)
   @Property({ type: 'smallint' })
   toStatus!: OrderStatus;
+
+  // A cancel is a history entry of its own: the status stays (from = to) and this marks it.
+  @Field({ description: 'True for the cancellation of the order (its status does not change).' })
+  @Property({ type: 'boolean', default: false })
+  cancellation: boolean = false;
 
   @Field()
   @Property({ type: 'datetime', defaultRaw: 'now()' })

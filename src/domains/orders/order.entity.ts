@@ -4,6 +4,7 @@ import { TenantEntity } from '../../db/tenant.entity';
 import { ProductionUnit } from '../masters/production-unit.entity';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
+import { ApiKey } from '../api-keys/api-key.entity';
 import { User } from '../users/user.entity';
 
 /** order_status codes; an order moves one step at a time, 1 → 2 → 3 → 4. */
@@ -34,7 +35,7 @@ export const ORDER_STATUSES = Object.values(OrderStatus).filter((v): v is OrderS
 @Index({ properties: ['organizationId', 'status', 'createdAt'] })
 @Index({ properties: ['organizationId', 'orderDate'] })
 @Index({ properties: ['organizationId', 'customer', 'createdAt'] })
-export class Order extends TenantEntity<'status' | 'town' | 'route' | 'productionUnit' | 'deliveryDate' | 'modeOfPayment' | 'createdBy'> {
+export class Order extends TenantEntity<'status' | 'town' | 'route' | 'productionUnit' | 'deliveryDate' | 'modeOfPayment' | 'createdBy' | 'cancelledAt' | 'cancelReason' | 'cancelledBy' | 'cancelledByApiKeyId'> {
   @Field()
   @Property({ length: 32 })
   orderCode!: string;
@@ -81,4 +82,20 @@ export class Order extends TenantEntity<'status' | 'town' | 'route' | 'productio
 
   @ManyToOne(() => User, { nullable: true, fieldName: 'created_by_user_id' })
   createdBy: User | null = null;
+
+  // A cancel keeps order_status (where the order stood) and records when, why and by whom (Migration20261126130000).
+  @Field(() => Date, { nullable: true, description: 'When the order was cancelled; null while it is not.' })
+  @Property({ type: 'datetime', nullable: true })
+  cancelledAt: Date | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 500, nullable: true })
+  cancelReason: string | null = null;
+
+  @ManyToOne(() => User, { nullable: true, fieldName: 'cancelled_by_user_id' })
+  cancelledBy: User | null = null;
+
+  @Field(() => Int, { nullable: true, description: 'The API key that cancelled the order, when one did.' })
+  @ManyToOne(() => ApiKey, { mapToPk: true, nullable: true, fieldName: 'cancelled_by_api_key_id' })
+  cancelledByApiKeyId: number | null = null;
 }

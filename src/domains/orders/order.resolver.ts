@@ -12,7 +12,7 @@ import { User } from '../users/user.entity';
 import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order, OrderStatus } from './order.entity';
-import { CreateOrderInput, CreateOrderPayload, OrderListArgs } from './order.types';
+import { CreateOrderInput, CreateOrderPayload, OrderLineInput, OrderListArgs } from './order.types';
 import { createdOrderRowOf, orderPageRowsOf, orderRowOf } from './order-priming';
 import { ASSUMED_LENGTH, COST, listCost, pageCost } from '../../graphql/costs';
 
@@ -64,6 +64,34 @@ export class OrderResolver {
     @Ctx() { ctx, services }: GraphqlContext,
   ): Promise<Row<Order>> {
     return services.orders.changeStatus(ctx, id, status);
+  }
+
+  @Authorized()
+  @InGroup('orders')
+  @Mutation(() => Order, { complexity: COST.write, description: 'Cancels an order not yet delivered (staff and API keys); it keeps its status.' })
+  async cancelOrder(
+    @Arg('id', () => Int) id: number,
+    @Arg('reason', { description: 'Why the order is cancelled, 1 to 500 characters' }) reason: string,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<Row<Order>> {
+    return services.orders.cancel(ctx, id, reason);
+  }
+
+  @Authorized()
+  @InGroup('orders')
+  @Mutation(() => Order, { complexity: COST.write, description: "Replaces an Initiated order's lines, re-priced at today's prices." })
+  async replaceOrderItems(
+    @Arg('id', () => Int) id: number,
+    @Arg('items', () => [OrderLineInput]) items: OrderLineInput[],
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<Order>> {
+    return orderRowOf(await services.orders.replaceItems(ctx, id, items), loaders);
+  }
+
+  // An id, not the User: customers read their cancelled orders, and staff users' details are not theirs to read.
+  @FieldResolver(() => Int, { nullable: true, description: 'The user who cancelled the order, when one did.' })
+  cancelledByUserId(@Root() order: Row<Order>): number | null {
+    return order.cancelledBy;
   }
 
   @FieldResolver(() => User, { complexity: COST.relation, description: 'The customer who placed the order.' })

@@ -8,14 +8,17 @@ import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { type PageRequest, resolvePage } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
-import { orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
+import { orderCancelledData, orderCreatedData, orderDeliveredData } from '../webhooks/event-data';
 import { workspaceToday } from '../workspace/local-day';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { ProductionUnit } from '../masters/production-unit.entity';
+import { Route } from '../masters/route.entity';
+import { Town } from '../masters/town.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../db/active-status';
 import { OrderItem } from './order-item.entity';
+import { assertNotCancelled, cancelOrder, cancelReasonOf, lockedOrder, replaceOrderLines } from './order-edits';
 import { findOrderLines, findOrderRowPage, findOrderRows, orderConditions, type OrderConditions } from './order-statements';
 import type { CreatedOrder, LineRows, OrderPageRead, OrderRead, OrderRowPage } from './order-read';
 import { lineRows, orderRead, orderRowPage } from './order-rows';
@@ -33,6 +36,11 @@ export interface OrderFilter {
   userId?: number;
   /** Matches the order code or the customer's name. */
   search?: string;
+  productionUnitId?: number;
+  townId?: number;
+  routeId?: number;
+  /** true: only cancelled orders; false: only orders not cancelled; unset: both. */
+  cancelled?: boolean;
 }
 
 /** Accepted values of mode_of_payment. */
@@ -160,6 +168,7 @@ export class OrderService {
     const order = await ctx.em.transactional(async (tx) => {
       const order = await tx.findOne(Order, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!order) throw new NotFoundError('Order', id);
+      assertNotCancelled(order);
       const from = order.status;
       order.status = assertTransition(order.orderCode, from, to);
       const entry = tx.create(OrderStatusHistory, this.historyEntry(ctx, order, from, order.status));
@@ -174,6 +183,35 @@ export class OrderService {
     return rowOf(ctx.em, Order, order);
   }
 
+  /**
+   * Staff and API keys only (as Shopify's orderCancel): cancels an order not yet delivered, keeping
+   * its status; records when, why and by whom, adds a history entry marked as the cancellation,
+   * takes it out of the dashboard's figures and emits order.cancelled, all in one transaction.
+   */
+  async cancel(ctx: RequestContext, id: number, reason: string): Promise<Row<Order>> {
+    requireStaff(ctx);
+    const text = cancelReasonOf(reason);
+    const order = await ctx.em.transactional(async (tx) => {
+      const order = await lockedOrder(tx, id, null);
+      await cancelOrder(tx, ctx, order, text);
+      await tx.populate(order, ['customer', 'productionUnit']);
+      await this.events.emit(tx, ctx.organizationId, 'order.cancelled', orderCancelledData(order));
+      return order;
+    });
+    return rowOf(ctx.em, Order, order);
+  }
+
+  /**
+   * Replaces an Initiated order's lines, re-priced at today's prices, its total and item count
+   * recomputed, in one transaction (409 once it has moved on or is cancelled). Whoever may see the
+   * order may do it: staff, API keys, and the customer for their own order. Answers the order as GET shows it.
+   */
+  async replaceItems(ctx: RequestContext, id: number, items: OrderLineInput[]): Promise<OrderRead> {
+    validateLines(items);
+    await ctx.em.transactional(async (tx) => replaceOrderLines(tx, ctx, await lockedOrder(tx, id, ownOrdersOf(ctx)), items));
+    return this.get(ctx, id);
+  }
+
   private async listConditions(ctx: RequestContext, filter: OrderFilter): Promise<OrderConditions> {
     const dateFrom = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
     const dateTo = filter.dateTo == null ? undefined : rules.calendarDate('dateTo', filter.dateTo);
@@ -186,6 +224,10 @@ export class OrderService {
     if (dateFrom) add(sql`o.order_date >= ${dateFrom}::date`);
     if (dateTo) add(sql`o.order_date <= ${dateTo}::date`);
     if (filter.userId != null) add(sql`o.customer_id = ${filter.userId}`);
+    if (filter.productionUnitId != null) add(sql`o.production_unit_id = ${await this.ownId(ctx, ProductionUnit, 'productionUnitId', filter.productionUnitId)}`);
+    if (filter.townId != null) add(sql`o.town_id = ${await this.ownId(ctx, Town, 'townId', filter.townId)}`);
+    if (filter.routeId != null) add(sql`o.route_id = ${await this.ownId(ctx, Route, 'routeId', filter.routeId)}`);
+    if (filter.cancelled != null) add(filter.cancelled ? sql`o.cancelled_at is not null` : sql`o.cancelled_at is null`);
     for (const condition of await orderSearchConditions(ctx.em, ctx.organizationId, filter.search)) add(condition);
     return where;
   }
@@ -196,6 +238,12 @@ export class OrderService {
     const customer = ownOrdersOf(ctx);
     if (customer !== null) where.conditions.push(sql`o.customer_id = ${customer}`);
     return where;
+  }
+
+  /** `id` when it names a record of the workspace (the ORM's tenant filter applies); else a 400 naming `field`. */
+  private async ownId(ctx: RequestContext, entity: typeof ProductionUnit | typeof Town | typeof Route, field: string, id: number): Promise<number> {
+    if ((await ctx.em.count(entity, { id })) === 0) throw new ValidationError(field, 'does not name a record of this workspace');
+    return id;
   }
 
   private async productionUnit(ctx: RequestContext, id: number | null): Promise<ProductionUnit | null> {

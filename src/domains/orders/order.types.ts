@@ -19,6 +19,18 @@ export class OrderListArgs extends PageArgs {
 
   @Field({ nullable: true, description: 'Matches the order code or the customer name' })
   search?: string;
+
+  @Field(() => Int, { nullable: true, description: 'A production unit of the workspace' })
+  productionUnitId?: number;
+
+  @Field(() => Int, { nullable: true, description: "The order's town, a town of the workspace" })
+  townId?: number;
+
+  @Field(() => Int, { nullable: true, description: "The order's route, a route of the workspace" })
+  routeId?: number;
+
+  @Field({ nullable: true, description: 'true: only cancelled orders; false: only orders not cancelled; unset: both' })
+  cancelled?: boolean;
 }
 
 @InputType()

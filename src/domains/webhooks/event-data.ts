@@ -23,6 +23,17 @@ export function orderDeliveredData(order: Order, deliveredAt: Date) {
   return { ...orderCreatedData(order), delivered_at: deliveredAt.toISOString() };
 }
 
+/** `data` of order.cancelled: the order.created fields with when, why and by whom it was cancelled. */
+export function orderCancelledData(order: Order) {
+  return {
+    ...orderCreatedData(order),
+    cancelled_at: order.cancelledAt?.toISOString() ?? null,
+    cancel_reason: order.cancelReason,
+    cancelled_by_user_id: order.cancelledBy?.id ?? null,
+    cancelled_by_api_key_id: order.cancelledByApiKeyId,
+  };
+}
+
 /** `data` of user.created (no secrets). */
 export function userCreatedData(user: User) {
   return {
