@@ -138,6 +138,22 @@ describe('POST /api/v1/orders/{id}/cancel', () => {
     expect(check.differing, JSON.stringify(check.listed)).toBe(0);
   });
 
+  it('a cancelled order takes no payments (409), and its rollups stay as the cancel left them', async () => {
+    const w = await createWorkspace(t);
+    const c = await seedCatalog(t, w);
+    const id = await newOrder(2, w, c); // 57.00
+    const pay = (amount: number) => t.request({ method: 'POST', url: '/api/v1/payments', token: w.token, payload: { order_id: id, amount } });
+    expect((await pay(10)).statusCode).toBe(201);
+    expect((await cancel(id, { reason: 'Duplicate' }, w.token)).statusCode).toBe(200);
+    const refused = await pay(5);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe(`Order ${id} is cancelled: it takes no payments`);
+    const listed = await t.request({ method: 'GET', url: `/api/v1/payments?order_id=${id}`, token: w.token });
+    expect(listed.json().data.map((p: { amount: number }) => p.amount)).toEqual([10]);
+    const check = await checkRollups(t.orm.em.fork(), w.organizationId);
+    expect(check.differing, JSON.stringify(check.listed)).toBe(0);
+  });
+
   it('emits order.cancelled in the same transaction', async () => {
     const w = await createWorkspace(t);
     const c = await seedCatalog(t, w);

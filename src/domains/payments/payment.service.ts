@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { rowOf } from '../../db/entity-rows';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
-import { ValidationError } from '../../errors/app-error';
+import { ConflictError, ValidationError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { requireStaff } from '../auth/permissions';
@@ -45,6 +45,8 @@ export class PaymentService {
       // The order's row lock serializes payments of one order, so two cannot overpay it together.
       const order = await tx.findOne(Order, { id: input.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!order) throw new ValidationError('orderId', 'does not name an order of this workspace');
+      // A cancelled order has left the books (its rollups were reversed): it owes nothing more.
+      if (order.cancelledAt) throw new ConflictError(`Order ${order.id} is cancelled: it takes no payments`);
       const t = tenantSql(ctx.organizationId, 'p');
       const [{ paid }] = await executeSql<{ paid: string }>(tx, sql`select coalesce(sum(p.amount), 0) as paid from payment p where ${t.owns()} and p.order_id = ${order.id}`);
       const outstanding = Math.round((order.totalAmount - Number(paid)) * 100) / 100;
