@@ -20,6 +20,8 @@ export const COST = {
   search: 10_000,
   /** A relation of a row (customer, variant, role…): its share of the DataLoader's batched statement (5–15 µs). */
   relation: 10,
+  /** A field resolver that reads its row's property under another name: a plain field's cost. */
+  property: 1,
   /** `dashboardStats`: one statement of aggregates over every order and payment (14 ms). */
   dashboardStats: 15_000,
   /** `monthlySales`: aggregates of every order line over two years, per class (45 ms). */

@@ -89,7 +89,7 @@ export class OrderResolver {
   }
 
   // An id, not the User: customers read their cancelled orders, and staff users' details are not theirs to read.
-  @FieldResolver(() => Int, { nullable: true, description: 'The user who cancelled the order, when one did.' })
+  @FieldResolver(() => Int, { complexity: COST.property, nullable: true, description: 'The user who cancelled the order, when one did.' })
   cancelledByUserId(@Root() order: Row<Order>): number | null {
     return order.cancelledBy;
   }
