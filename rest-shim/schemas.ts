@@ -1,5 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../src/lists/page-request';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, type PageRequest } from '../src/lists/page-request';
+import { parseSort, sortFieldsOf, type Sortable } from '../src/lists/sort';
 import { ORDER_STATUSES } from '../src/domains/orders/order.entity';
 import { ORDER_STATUS_LABELS } from '../src/domains/orders/order-status.rules';
 import { ACTIVE_STATUSES } from '../src/db/active-status';
@@ -16,13 +17,32 @@ const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })),
 };
 
+/** `sort` of a list, listing the fields it may be sorted by (the names are checked by the list: resolveSort). */
+function sortQuery(spec: Sortable<unknown>) {
+  const fields = sortFieldsOf(spec);
+  return Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: `Comma-separated fields, each descending with a leading \`-\`; \`id\` breaks ties. Sortable: ${fields.join(', ')}. Default: \`${spec.default}\`.`,
+      examples: [`-${fields[0]},id`],
+      'x-sortable-fields': fields,
+    }),
+  );
+}
+
 /**
- * The query of a list: `page` and `limit` (the list contract, src/lists/), `search` when the list
- * has one (described by what it matches), and the list's own filters.
+ * The query of a list: `page` and `limit` (the list contract, src/lists/), `sort` by the fields
+ * the list declares, `search` when the list has one (described by what it matches), and the
+ * list's own filters.
  */
-export function listQuery<F extends TProperties>(filters: F, options: { search?: string } = {}) {
+export function listQuery<F extends TProperties>(filters: F, options: { sort: Sortable<unknown>; search?: string }) {
   const search = options.search === undefined ? {} : { search: Type.Optional(Type.String({ maxLength: 100, description: options.search })) };
-  return Type.Object({ ...PageQuery, ...search, ...filters });
+  return Type.Object({ ...PageQuery, sort: sortQuery(options.sort), ...search, ...filters });
+}
+
+/** The page, limit and order a list's query asks for (`sort` text parsed; its fields are checked by the list). */
+export function pageRequestOf(query: { page?: number; limit?: number; sort?: string }): PageRequest {
+  return { page: query.page, limit: query.limit, sort: parseSort(query.sort) };
 }
 
 /** `status` filter of 1 (active) or 0 (inactive). */

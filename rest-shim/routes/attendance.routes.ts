@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { changed, created, paginated } from '../envelope';
 import { AttendanceBody, presentAttendance } from '../presenters/attendance.presenter';
-import { changedResponse, createdResponse, DateString, listResponse, Nullable, listQuery } from '../schemas';
+import { changedResponse, createdResponse, DateString, listResponse, Nullable, listQuery, pageRequestOf } from '../schemas';
+import { ATTENDANCE_SORT } from '../../src/domains/attendance/attendance.service';
 
 const CheckInBody = Type.Object({
   latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
@@ -14,6 +15,7 @@ const AttendanceQuery = listQuery(
     date: Type.Optional(DateString),
     user_id: Type.Optional(Type.Integer({ minimum: 1 })),
   },
+  { sort: ATTENDANCE_SORT },
 );
 
 /** Check-in, check-out and the attendance list (extension resources; see the README). */
@@ -58,7 +60,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const page = await app.services.attendance.list(request.ctx, { date: q.date, userId: q.user_id }, q);
+      const page = await app.services.attendance.list(request.ctx, { date: q.date, userId: q.user_id }, pageRequestOf(q));
       return paginated(page, presentAttendance);
     },
   );

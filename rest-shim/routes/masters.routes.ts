@@ -4,7 +4,8 @@ import type { MasterInput, MasterKindName } from '../../src/domains/masters/mast
 import { ValidationError } from '../../src/errors/app-error';
 import { changed, created, paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
-import { changedResponse, createdResponse, IdParams, listResponse, listQuery, StatusFilter } from '../schemas';
+import { changedResponse, createdResponse, IdParams, listResponse, listQuery, pageRequestOf, StatusFilter } from '../schemas';
+import { MASTER_SORT } from '../../src/domains/masters/master.service';
 
 const status = StatusFilter;
 
@@ -61,13 +62,13 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: [TAG],
           summary: `List ${kind.replace('-', ' ')}`,
-          querystring: listQuery({ status: StatusFilter }, { search: 'Matches the name' }),
+          querystring: listQuery({ status: StatusFilter }, { sort: MASTER_SORT, search: 'Matches the name' }),
           response: listResponse(body),
         },
       },
       async (request) => {
         const { search, status: statusFilter } = request.query;
-        const page = await app.services.masters.list(request.ctx, kind, { search, status: statusFilter }, request.query);
+        const page = await app.services.masters.list(request.ctx, kind, { search, status: statusFilter }, pageRequestOf(request.query));
         return paginated(page, (e) => presentMaster(kind, e));
       },
     );

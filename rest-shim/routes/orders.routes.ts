@@ -18,7 +18,8 @@ import {
   presentOrderPage,
   presentOrderStatus,
 } from '../presenters/order.presenter';
-import { changedResponse, createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, OrderStatusFilter } from '../schemas';
+import { changedResponse, createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, OrderStatusFilter, pageRequestOf } from '../schemas';
+import { ORDER_SORT } from '../../src/domains/orders/order-statements';
 import { REQUESTABLE_STATUSES } from '../../src/domains/orders/order-status.rules';
 
 const OrderListQuery = listQuery(
@@ -32,7 +33,7 @@ const OrderListQuery = listQuery(
     route_id: Type.Optional(Type.Integer({ minimum: 1, description: "The order's route, a route of the workspace (400 otherwise)" })),
     cancelled: Type.Optional(Type.String({ enum: ['true', 'false'], description: 'true: only cancelled orders; false: only orders not cancelled; default both' })),
   },
-  { search: 'Matches the order code or the customer name' },
+  { sort: ORDER_SORT, search: 'Matches the order code or the customer name' },
 );
 
 const OrderLines = Type.Array(
@@ -100,7 +101,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           routeId: q.route_id,
           cancelled: q.cancelled === undefined ? undefined : q.cancelled === 'true',
         },
-        q,
+        pageRequestOf(q),
         { withPlaces: true },
       );
       return presentOrderPage(page);

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
 import { created, paginated } from '../envelope';
 import { PaymentBody, presentPayment } from '../presenters/payment.presenter';
-import { createdResponse, DateString, listResponse, Nullable, listQuery } from '../schemas';
+import { createdResponse, DateString, listResponse, Nullable, listQuery, pageRequestOf } from '../schemas';
+import { PAYMENT_SORT } from '../../src/domains/payments/payment-statements';
 
 const RecordPaymentBody = Type.Object({
   order_id: Type.Integer({ minimum: 1 }),
@@ -19,6 +20,7 @@ const PaymentQuery = listQuery(
     date_from: Type.Optional(DateString),
     date_to: Type.Optional(DateString),
   },
+  { sort: PAYMENT_SORT },
 );
 
 /** Collections against orders (extension resources; see the README). */
@@ -46,7 +48,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags, summary: 'Payments, newest first (staff); dates are the workspace’s local days', querystring: PaymentQuery, response: listResponse(PaymentBody) } },
     async (request) => {
       const q = request.query;
-      const page = await app.services.payments.list(request.ctx, { orderId: q.order_id, dateFrom: q.date_from, dateTo: q.date_to }, q);
+      const page = await app.services.payments.list(request.ctx, { orderId: q.order_id, dateFrom: q.date_from, dateTo: q.date_to }, pageRequestOf(q));
       return paginated(page, presentPayment);
     },
   );

@@ -4,14 +4,15 @@ import { MAX_PACK_COUNT, MAX_UNIT_QUANTITY } from '../../src/domains/products/pr
 import type { VariantInput as VariantFields } from '../../src/domains/products/product.service';
 import { changed, created, ok, paginated } from '../envelope';
 import { presentProduct, presentVariant, ProductBody, VariantBody } from '../presenters/product.presenter';
-import { changedResponse, createdResponse, IdParams, listResponse, Nullable, listQuery, okResponse, StatusFilter } from '../schemas';
+import { changedResponse, createdResponse, IdParams, listResponse, Nullable, listQuery, okResponse, pageRequestOf, StatusFilter } from '../schemas';
+import { PRODUCT_SORT } from '../../src/domains/products/product.service';
 
 const ProductListQuery = listQuery(
   {
     status: StatusFilter,
     product_class_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Only products of this class (one of the workspace\'s)' })),
   },
-  { search: 'Matches the product name' },
+  { sort: PRODUCT_SORT, search: 'Matches the product name' },
 );
 
 const VariantInput = Type.Object({
@@ -100,7 +101,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { search, status, product_class_id: productClassId } = request.query;
-      const page = await app.services.products.list(request.ctx, { search, status, productClassId }, request.query);
+      const page = await app.services.products.list(request.ctx, { search, status, productClassId }, pageRequestOf(request.query));
       return paginated(page, presentProduct);
     },
   );

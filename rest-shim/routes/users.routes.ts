@@ -5,14 +5,15 @@ import { created, ok, paginated } from '../envelope';
 import { exportRoute } from '../export-route';
 import { usersExport } from '../../src/domains/users/users.export';
 import { presentUser, presentUserProfile, UserBody, UserProfileBody } from '../presenters/user.presenter';
-import { createdResponse, IdParams, listResponse, okResponse, listQuery, StatusFilter } from '../schemas';
+import { createdResponse, IdParams, listResponse, okResponse, listQuery, pageRequestOf, StatusFilter } from '../schemas';
+import { USER_SORT } from '../../src/domains/users/user.service';
 
 const UserListQuery = listQuery(
   {
     type: Type.Optional(Type.String({ enum: Object.keys(USER_TYPE_NAMES), description: 'admin, employee, distributor or retailer' })),
     status: StatusFilter,
   },
-  { search: 'Matches name, e-mail or phone' },
+  { sort: USER_SORT, search: 'Matches name, e-mail or phone' },
 );
 
 const CreateUserBody = Type.Object({
@@ -38,7 +39,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = await app.services.users.list(
         request.ctx,
         { userType: q.type === undefined ? undefined : USER_TYPE_NAMES[q.type as string], status: q.status, search: q.search },
-        q,
+        pageRequestOf(q),
       );
       return paginated(page, presentUser);
     },

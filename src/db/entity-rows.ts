@@ -148,7 +148,7 @@ export async function findRows<E extends object>(
   em: EntityManager,
   entity: EntityClass<E>,
   where: FilterQuery<E>,
-  options: { orderBy?: QueryOrderMap<E>; columns?: RowColumns; limit?: number; offset?: number } = {},
+  options: { orderBy?: QueryOrderMap<E> | Array<QueryOrderMap<E>>; columns?: RowColumns; limit?: number; offset?: number } = {},
 ): Promise<Array<Row<E>>> {
   const { orderBy, columns, limit, offset } = options;
   const qb = em

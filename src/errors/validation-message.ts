@@ -57,7 +57,10 @@ export function describeViolation(v: SchemaViolation, where = 'body'): string {
   const p = v.params;
   if (v.keyword === 'required') return `${child(field, String(p.missingProperty))} is required`;
   // Worded like the field errors, name first (Stripe says "Received unknown parameter: foo").
-  if (v.keyword === 'additionalProperties') return `${child(field, String(p.additionalProperty))} is not a known field`;
+  if (v.keyword === 'additionalProperties') {
+    const known = where === 'querystring' && !field ? 'query parameter of this endpoint' : 'field';
+    return `${child(field, String(p.additionalProperty))} is not a known ${known}`;
+  }
   const subject = field || (where === 'body' ? 'Request body' : where);
   switch (v.keyword) {
     case 'type': {

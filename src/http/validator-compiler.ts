@@ -57,16 +57,17 @@ function refusingUnstorable(validate: ((data: unknown) => boolean) & { errors?: 
 
 /**
  * Query strings and path parameters arrive as text, so they are coerced to the schema's types;
- * JSON bodies are not: `"quantity": "2"` is a 400, not silently a number. Bodies refuse unknown
- * fields (`closedObjects`). Every part refuses NUL characters and numbers that are not finite,
+ * JSON bodies are not: `"quantity": "2"` is a 400, not silently a number. Every part refuses
+ * unknown fields (`closedObjects`): a misspelt body field, or a filter the list does not have
+ * (`/orders?production_unt_id=1`), is a 400 naming it rather than silently ignored. Every part refuses NUL characters and numbers that are not finite,
  * which PostgreSQL cannot store: one check here covers every value a route hands on. Each validator is compiled on the route's
  * first request (see compiled-on-first-call.ts).
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const coercing = makeAjv({ coerceTypes: 'array', removeAdditional: true });
+  const coercing = makeAjv({ coerceTypes: 'array', removeAdditional: false });
   const strict = makeAjv({ coerceTypes: false, removeAdditional: false });
   return ({ schema, httpPart }) =>
     refusingUnstorable(
-      validatorCompiledOnFirstCall(() => (httpPart === 'body' ? strict.compile(closedObjects(schema) as object) : coercing.compile(schema as object))),
+      validatorCompiledOnFirstCall(() => (httpPart === 'body' ? strict : coercing).compile(closedObjects(schema) as object)),
     );
 }

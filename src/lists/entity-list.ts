@@ -3,16 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findRows, type Row } from '../db/entity-rows';
 import { resolvePage, type PageRequest, type Paginated } from './page-request';
 import { searchCondition } from './search';
+import { resolveSort, type Sortable, type SortKey } from './sort';
 
 /**
- * A list of one entity's rows, declared once by its domain: the order it reads in and the
+ * A list of one entity's rows, declared once by its domain: the orders it may be read in and the
  * properties a `search` matches. `readPage` serves it with the list
  * contract (page and limit checked, `{items, total, page, limit}`), which REST shapes as
  * `{data, pagination}` (rest-shim/envelope.ts) and GraphQL as `{nodes, pageInfo}` (graphql/page.types.ts).
  */
 export interface EntityList<E extends object> {
   entity: EntityClass<E>;
-  orderBy: QueryOrderMap<E>;
+  /** Sortable fields (API name → property) and the default order. */
+  sort: Sortable<keyof E & string>;
   /** Properties a search term may match, case-insensitively, anywhere in their text. */
   searchIn?: ReadonlyArray<keyof E & string>;
 }
@@ -48,7 +50,13 @@ function matching<E extends object>(list: EntityList<E>, where: FilterQuery<E>, 
  */
 export async function readPage<E extends object>(em: EntityManager, list: EntityList<E>, where: FilterQuery<E>, request: ListRequest): Promise<Paginated<Row<E>>> {
   const { page, limit, offset } = resolvePage(request);
+  const orderBy = orderByOf(list, request.sort);
   const rows = matching(list, where, request.search);
-  const [items, total] = await Promise.all([findRows(em, list.entity, rows, { orderBy: list.orderBy, limit, offset }), em.count(list.entity, rows)]);
+  const [items, total] = await Promise.all([findRows(em, list.entity, rows, { orderBy, limit, offset }), em.count(list.entity, rows)]);
   return { items, total, page, limit };
+}
+
+/** The order a request asks of `list` (or its default), as MikroORM takes it: one map per key, `id` last. */
+function orderByOf<E extends object>(list: EntityList<E>, sort: readonly SortKey[] | undefined): Array<QueryOrderMap<E>> {
+  return resolveSort(list.sort, sort).map(({ by, direction }) => ({ [by]: direction }) as QueryOrderMap<E>);
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/app-error';
+import type { SortKey } from './sort';
 
 /** List page size: default and maximum of the interface. */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -11,10 +12,11 @@ export const MAX_PAGE_SIZE = 100;
  */
 export const MAX_PAGE = 1_000_000_000;
 
-/** A requested page of a list. */
+/** A requested page of a list, in the order the caller asks (checked against the list's `Sortable`). */
 export interface PageRequest {
   page?: number;
   limit?: number;
+  sort?: readonly SortKey[];
 }
 
 /** One page of results with the total count of the whole list. */

@@ -96,6 +96,18 @@ describe('input edges', () => {
     expect(after).toEqual(before);
   });
 
+  it('an unknown query parameter is a 400 naming it, on every list, not silently ignored', async () => {
+    for (const url of ['/orders?production_unt_id=1', '/users?rol_id=1', '/products?page=1&colour=red', '/masters/towns?name=x']) {
+      const res = await t.request({ method: 'GET', url: `/api/v1${url}`, token: ws.token });
+      const unknown = new URL(url, 'http://x').searchParams;
+      const name = [...unknown.keys()].find((k) => k !== 'page')!;
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().errors, url).toEqual([{ field: name, message: `${name} is not a known query parameter of this endpoint` }]);
+    }
+    const known = await t.request({ method: 'GET', url: '/api/v1/orders?page=1&limit=5', token: ws.token });
+    expect(known.statusCode).toBe(200);
+  });
+
   it('pack counts beyond the limit are a 400, not an integer overflow', async () => {
     const res = await t.request({
       method: 'POST',

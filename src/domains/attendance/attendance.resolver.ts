@@ -4,7 +4,8 @@ import type { Related } from '../../graphql/loaders';
 import { User } from '../users/user.entity';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { ATTENDANCE_SORT } from './attendance.service';
 import { InGroup } from '../../graphql/route-group';
 import { Attendance } from './attendance.entity';
 import { attendanceRowOf } from './attendance-read';
@@ -13,7 +14,7 @@ import { COST, pageCost } from '../../graphql/costs';
 const AttendancePage = PageOf(Attendance, 'Attendance');
 
 @ArgsType()
-class AttendanceListArgs extends PageArgs {
+class AttendanceListArgs extends SortedPageArgs(ATTENDANCE_SORT) {
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
   date?: string | null;
 
@@ -36,8 +37,8 @@ export class AttendanceResolver {
   @InGroup('attendance')
   @Query(() => AttendancePage, { complexity: pageCost(), description: 'Attendance records, newest day first (staff; employees see their own).' })
   async attendance(@Args(() => AttendanceListArgs) args: AttendanceListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Attendance>>> {
-    const { page, limit, ...filter } = args;
-    const found = await services.attendance.list(ctx, filter, { page, limit });
+    const { page, limit, sort, ...filter } = args;
+    const found = await services.attendance.list(ctx, filter, { page, limit, sort });
     return toPage({ ...found, items: found.items.map((read) => attendanceRowOf(read, loaders)) });
   }
 

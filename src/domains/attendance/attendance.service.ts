@@ -10,6 +10,7 @@ import { User, UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
 import { Attendance } from './attendance.entity';
 import { readAttendance, type AttendanceRead } from './attendance-read';
+import { sortable } from '../../lists/sort';
 
 export interface CheckInInput {
   latitude?: number | null;
@@ -78,8 +79,13 @@ export class AttendanceService {
   }
 }
 
-/** The attendance list: newest day first. */
-const ATTENDANCE_LIST = entityList({ entity: Attendance, orderBy: { day: 'desc', checkInAt: 'desc', id: 'desc' } });
+/** The attendance list: newest day first unless sorted. */
+export const ATTENDANCE_SORT = sortable<keyof Attendance & string>({
+  name: 'Attendance',
+  fields: { date: 'day', check_in_at: 'checkInAt', check_out_at: 'checkOutAt', id: 'id' },
+  default: '-date,-check_in_at',
+});
+const ATTENDANCE_LIST = entityList({ entity: Attendance, sort: ATTENDANCE_SORT });
 
 function location(input: CheckInInput): { latitude: number | null; longitude: number | null } {
   const { latitude = null, longitude = null } = input;

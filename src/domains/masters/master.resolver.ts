@@ -42,8 +42,8 @@ function masterResolver<E extends MasterEntity, I extends object>(
     @InGroup('masters')
     @Query(() => EntityPage, { complexity: pageCost(), name: plural, description: `${singular} records, by name.` })
     async list(@Args(() => MasterListArgs) args: MasterListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<E>>> {
-      const { page, limit, ...filter } = args;
-      const found = await services.masters.list(ctx, kind, filter, { page, limit });
+      const { page, limit, sort, ...filter } = args;
+      const found = await services.masters.list(ctx, kind, filter, { page, limit, sort });
       return toPage({ ...found, items: found.items.map((read) => masterRowOf<Row<E> & MasterRow>(read, loaders)) });
     }
 

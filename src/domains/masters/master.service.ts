@@ -10,6 +10,7 @@ import type { Outlet } from './outlet.entity';
 import { masterReadOf, masterReads, type MasterRead, type MasterRow } from './master-read';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
 import { ACTIVE_STATUSES } from '../../db/active-status';
+import { sortable } from '../../lists/sort';
 
 /** Filters of a master list. */
 export interface MasterFilter {
@@ -17,8 +18,15 @@ export interface MasterFilter {
   status?: number;
 }
 
-/** A kind's list: by name, searched by name (the places its records name are read after the page). */
-const listOf = (kind: MasterKind) => entityList<MasterEntity>({ entity: kind.entity, orderBy: { name: 'asc', id: 'asc' }, searchIn: ['name'] });
+/** Every master list: by name unless sorted. */
+export const MASTER_SORT = sortable<keyof MasterEntity & string>({
+  name: 'Master',
+  fields: { name: 'name', status: 'status', created_at: 'createdAt', id: 'id' },
+  default: 'name',
+});
+
+/** A kind's list, searched by name (the places its records name are read after the page). */
+const listOf = (kind: MasterKind) => entityList<MasterEntity>({ entity: kind.entity, sort: MASTER_SORT, searchIn: ['name'] });
 
 /** Lists, creates and changes the master records (product classes, roles, towns, routes, production units, outlets). */
 export class MasterService {

@@ -1,9 +1,10 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ActiveStatus } from '../../db/active-status';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { MASTER_SORT } from './master.service';
 
 @ArgsType()
-export class MasterListArgs extends PageArgs {
+export class MasterListArgs extends SortedPageArgs(MASTER_SORT) {
   @Field({ nullable: true, description: 'Matches the name' })
   search?: string;
 

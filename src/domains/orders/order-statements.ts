@@ -12,6 +12,8 @@ import { OrderItem } from './order-item.entity';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { Order } from './order.entity';
 import type { OrderPageRead } from './order-read';
+import { sortable, type ResolvedSort } from '../../lists/sort';
+import { pickedOrder } from '../../lists/sql-sort';
 
 /**
  * The order reads as rows (see order-read.ts), each read by one SQL statement: the page of the
@@ -42,11 +44,24 @@ export function orderConditions(organizationId: number): OrderConditions {
 }
 
 /**
- * Newest first. The (organization_id, created_at, id) index walks it to the page's end without
- * reading the table, and holds customer_id and order_code too, so a searched page is found by
- * matching its entries alone (sales_order_newest_first_index).
+ * The order list's sortable fields and their columns. The default, newest first, is walked by the
+ * (organization_id, created_at, id) index to the page's end without reading the table, and the
+ * index holds customer_id and order_code too, so a searched page is found by matching its entries
+ * alone (sales_order_newest_first_index). Another order sorts the matching orders.
  */
-const NEWEST_FIRST = 'o.created_at desc, o.id desc';
+export const ORDER_SORT = sortable({
+  name: 'Order',
+  fields: {
+    created_at: 'o.created_at',
+    order_date: 'o.order_date',
+    order_code: 'o.order_code',
+    order_total_amount: 'o.total_amount',
+    order_status: 'o.status',
+    delivery_date: 'o.delivery_date',
+    id: 'o.id',
+  },
+  default: '-created_at',
+});
 
 /** The matching orders: `sales_order o` and the conditions. */
 function matching(where: OrderConditions): Sql {
@@ -114,18 +129,19 @@ export async function findOrderRowPage(
   em: EntityManager,
   where: OrderConditions,
   read: OrderPageRead,
-  limit: number,
-  offset: number,
+  page: { sort: ResolvedSort<string>; limit: number; offset: number },
 ): Promise<{ orders: OrderPageRows[]; variants: VariantRows[]; total: number }> {
+  const { sort, limit, offset } = page;
   const { columns, withLines = false, withPlaces = false } = read;
   const from = matching(where);
   const t = where.tenant;
   const rows = [rowJson(em, Order, 'o', columns), rowJson(em, User, 'c', columns), withLines ? `coalesce(l.lines, '[]')` : 'null'];
   if (withPlaces) rows.push(placeRowsJson(em, columns));
-  const statement = sql`with picked as materialized (select o.id, o.organization_id, o.created_at from ${from} order by ${raw(NEWEST_FIRST)} limit ${limit} offset ${offset})
+  const order = pickedOrder(sort);
+  const statement = sql`with picked as materialized (select o.id, o.organization_id, ${raw(order.keys)} from ${from} order by ${raw(order.orderBy)} limit ${limit} offset ${offset})
     ${withLines ? sql`, ${linesCte(em, t, columns)}` : raw('')}
     select (select count(*)::int from ${from}) as count,
-      (select json_agg(json_build_array(${raw(rows.join(', '))}) order by picked.created_at desc, picked.id desc)
+      (select json_agg(json_build_array(${raw(rows.join(', '))}) order by ${raw(order.pickedOrderBy)})
         from picked ${t.rooted('picked').join('sales_order', 'o', 'o.id = picked.id')} ${t.join('app_user', 'c', 'c.id = o.customer_id')}
         ${withPlaces ? placeJoins(t) : raw('')}
         ${raw(withLines ? `left join (select order_id, json_agg(line order by id) as lines from lines group by order_id) l on l.order_id = o.id` : '')}) as orders

@@ -31,12 +31,12 @@ export class OrderResolver {
     @Args(() => OrderListArgs) args: OrderListArgs,
     @Ctx() { ctx, services, loaders, operation: { fields, columns } }: GraphqlContext,
   ): Promise<Page<Row<Order>>> {
-    const { page, limit, ...filter } = args;
+    const { page, limit, sort, ...filter } = args;
     // Customers, and lines and places when asked for, come with the page's statement; the loaders hand them to the nested fields.
     const selected = fields?.get('Order');
     const withLines = selected?.has('items') ?? false;
     const withPlaces = PLACE_FIELDS.some((field) => selected?.has(field));
-    const found = await services.orders.listRows(ctx, filter, { page, limit }, { columns, withLines, withPlaces });
+    const found = await services.orders.listRows(ctx, filter, { page, limit, sort }, { columns, withLines, withPlaces });
     return toPage({ ...found, items: orderPageRowsOf(found, loaders) });
   }
 

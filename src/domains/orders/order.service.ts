@@ -19,7 +19,8 @@ import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../db/active-status';
 import { OrderItem } from './order-item.entity';
 import { assertNotCancelled, cancelOrder, cancelReasonOf, lockedOrder, replaceOrderLines } from './order-edits';
-import { findOrderLines, findOrderRowPage, findOrderRows, orderConditions, type OrderConditions } from './order-statements';
+import { findOrderLines, findOrderRowPage, findOrderRows, ORDER_SORT, orderConditions, type OrderConditions } from './order-statements';
+import { resolveSort } from '../../lists/sort';
 import type { CreatedOrder, LineRows, OrderPageRead, OrderRead, OrderRowPage } from './order-read';
 import { lineRows, orderRead, orderRowPage } from './order-rows';
 import { orderSearchConditions } from './order-search';
@@ -72,13 +73,14 @@ export class OrderService {
   ) {}
 
   /**
-   * Newest first, as rows (one statement): each order's, its customer's, and as `read` asks, its
+   * Newest first unless sorted, as rows (one statement): each order's, its customer's, and as `read` asks, its
    * places' and its lines' (as `linesOf` gives them), of the columns `read.columns` names.
    * Customers see only their own orders.
    */
   async listRows(ctx: RequestContext, filter: OrderFilter, pageRequest: PageRequest, read: OrderPageRead = {}): Promise<OrderRowPage> {
     const { page, limit, offset } = resolvePage(pageRequest);
-    const found = await findOrderRowPage(ctx.em, await this.listConditions(ctx, filter), read, limit, offset);
+    const sort = resolveSort(ORDER_SORT, pageRequest.sort);
+    const found = await findOrderRowPage(ctx.em, await this.listConditions(ctx, filter), read, { sort, limit, offset });
     return orderRowPage(ctx.em, found, { page, limit }, read);
   }
 

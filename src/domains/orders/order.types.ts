@@ -1,10 +1,11 @@
 import type { Row } from '../../db/entity-rows';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { ORDER_SORT } from './order-statements';
 import { Order, OrderStatus } from './order.entity';
 
 @ArgsType()
-export class OrderListArgs extends PageArgs {
+export class OrderListArgs extends SortedPageArgs(ORDER_SORT) {
   @Field(() => OrderStatus, { nullable: true })
   status?: OrderStatus;
 

@@ -4,7 +4,8 @@ import type { Related } from '../../graphql/loaders';
 import { Order } from '../orders/order.entity';
 import type { GraphqlContext } from '../../graphql/context';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { PAYMENT_SORT } from './payment-statements';
 import { InGroup } from '../../graphql/route-group';
 import { Payment } from './payment.entity';
 import { paymentRowOf } from './payment-read';
@@ -13,7 +14,7 @@ import { COST, pageCost } from '../../graphql/costs';
 const PaymentPage = PageOf(Payment, 'Payment');
 
 @ArgsType()
-class PaymentListArgs extends PageArgs {
+class PaymentListArgs extends SortedPageArgs(PAYMENT_SORT) {
   @Field(() => Int, { nullable: true })
   orderId?: number | null;
 
@@ -48,8 +49,8 @@ export class PaymentResolver {
   @InGroup('payments')
   @Query(() => PaymentPage, { complexity: pageCost(), description: 'Payments, newest first (staff).' })
   async payments(@Args(() => PaymentListArgs) args: PaymentListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Payment>>> {
-    const { page, limit, ...filter } = args;
-    const found = await services.payments.list(ctx, filter, { page, limit });
+    const { page, limit, sort, ...filter } = args;
+    const found = await services.payments.list(ctx, filter, { page, limit, sort });
     return toPage({ ...found, items: found.items.map((read) => paymentRowOf(read, loaders)) });
   }
 

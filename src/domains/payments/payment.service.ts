@@ -12,7 +12,8 @@ import { User } from '../users/user.entity';
 import { localDayStart, shiftDay } from '../workspace/local-day';
 import { Payment } from './payment.entity';
 import type { PaymentRead } from './payment-read';
-import { findPaymentPage } from './payment-statements';
+import { findPaymentPage, PAYMENT_SORT } from './payment-statements';
+import { resolveSort } from '../../lists/sort';
 
 export interface RecordPaymentInput {
   orderId: number;
@@ -67,7 +68,7 @@ export class PaymentService {
     return { payment: rowOf(ctx.em, Payment, payment), order: rowOf(ctx.em, Order, order) };
   }
 
-  /** Staff only; newest first, each with its order (one statement). Dates are the workspace's local days. */
+  /** Staff only; newest first unless sorted, each with its order (one statement). Dates are the workspace's local days. */
   async list(ctx: RequestContext, filter: PaymentFilter, pageRequest: PageRequest): Promise<Paginated<PaymentRead>> {
     requireStaff(ctx);
     const from = filter.dateFrom == null ? undefined : rules.calendarDate('dateFrom', filter.dateFrom);
@@ -84,7 +85,7 @@ export class PaymentService {
         // payment is that late (paid_at is never in the future): no upper bound.
         paidBefore: to && to < LAST_CALENDAR_DAY ? await localDayStart(ctx.em, ctx.organizationId, shiftDay(to, 1)) : undefined,
       },
-      page,
+      { ...page, sort: resolveSort(PAYMENT_SORT, pageRequest.sort) },
     );
   }
 }

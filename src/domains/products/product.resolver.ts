@@ -30,8 +30,8 @@ export class ProductResolver {
   @InGroup('products')
   @Query(() => ProductPage, { complexity: pageCost(), description: 'The catalogue, newest first.' })
   async products(@Args(() => ProductListArgs) args: ProductListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<Product>>> {
-    const { page, limit, ...filter } = args;
-    const found = await services.products.list(ctx, filter, { page, limit });
+    const { page, limit, sort, ...filter } = args;
+    const found = await services.products.list(ctx, filter, { page, limit, sort });
     return toPage({ ...found, items: found.items.map((read) => productRowOf(read, loaders)) });
   }
 

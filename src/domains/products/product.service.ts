@@ -9,6 +9,7 @@ import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { productReads, type ProductRead } from './product-read';
 import { activeStatus, checkVariant, hsnCode, MAX_PACK_COUNT, MAX_UNIT_QUANTITY, type CheckedVariant, type VariantFields } from './product-rules';
+import { sortable } from '../../lists/sort';
 
 /** Filters of the product list. */
 export interface ProductFilter {
@@ -52,10 +53,15 @@ export { MAX_PACK_COUNT, MAX_UNIT_QUANTITY };
 /** Most variants one product may be created with. */
 export const MAX_VARIANTS_PER_PRODUCT = 100;
 
-/** The product list: newest first, searched by name (each product's class and variants are read after the page). */
+/** The product list: newest first unless sorted, searched by name (each product's class and variants are read after the page). */
+export const PRODUCT_SORT = sortable<keyof Product & string>({
+  name: 'Product',
+  fields: { created_at: 'createdAt', product_name: 'name', status: 'status', id: 'id' },
+  default: '-created_at',
+});
 const PRODUCT_LIST = entityList({
   entity: Product,
-  orderBy: { createdAt: 'desc', id: 'desc' },
+  sort: PRODUCT_SORT,
   searchIn: ['name'],
 });
 

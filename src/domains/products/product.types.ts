@@ -1,9 +1,10 @@
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ActiveStatus } from '../../db/active-status';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { PRODUCT_SORT } from './product.service';
 
 @ArgsType()
-export class ProductListArgs extends PageArgs {
+export class ProductListArgs extends SortedPageArgs(PRODUCT_SORT) {
   @Field({ nullable: true, description: 'Matches the product name' })
   search?: string;
 

@@ -22,8 +22,8 @@ export class UserResolver {
   @InGroup('users')
   @Query(() => UserPage, { complexity: pageCost(), description: 'Users of the workspace, newest first (staff only).' })
   async users(@Args(() => UserListArgs) args: UserListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<Row<User>>> {
-    const { page, limit, ...filter } = args;
-    const found = await services.users.list(ctx, filter, { page, limit });
+    const { page, limit, sort, ...filter } = args;
+    const found = await services.users.list(ctx, filter, { page, limit, sort });
     return toPage({ ...found, items: found.items.map((read) => userRowOf(read, loaders)) });
   }
 

@@ -20,6 +20,7 @@ import { readUsers, userReadOf, type UserProfileRead, type UserRead } from './us
 import { assertContactsUnused } from './user-uniqueness';
 import { isCustomerType, User, UserType } from './user.entity';
 import { ActiveStatus } from '../../db/active-status';
+import { sortable } from '../../lists/sort';
 
 /** Filters of the user list. */
 export interface UserFilter {
@@ -45,10 +46,15 @@ export interface CreateUserInput {
 
 const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, UserType.RETAILER];
 
-/** The user list: newest first, searched by name, e-mail or phone. */
+/** The user list: newest first unless sorted, searched by name, e-mail or phone. */
+export const USER_SORT = sortable<keyof User & string>({
+  name: 'User',
+  fields: { created_at: 'createdAt', first_name: 'firstName', last_name: 'lastName', user_type: 'userType', status: 'status', id: 'id' },
+  default: '-created_at',
+});
 const USER_LIST = entityList({
   entity: User,
-  orderBy: { createdAt: 'desc', id: 'desc' },
+  sort: USER_SORT,
   searchIn: ['firstName', 'lastName', 'officialEmail', 'primaryContactNumber'],
 });
 

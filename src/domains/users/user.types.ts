@@ -1,10 +1,11 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ActiveStatus } from '../../db/active-status';
-import { PageArgs } from '../../graphql/pagination.types';
+import { SortedPageArgs } from '../../graphql/sort.types';
+import { USER_SORT } from './user.service';
 import { UserType } from './user.entity';
 
 @ArgsType()
-export class UserListArgs extends PageArgs {
+export class UserListArgs extends SortedPageArgs(USER_SORT) {
   @Field(() => UserType, { nullable: true })
   userType?: UserType;
 
