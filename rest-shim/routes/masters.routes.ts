@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TProperties } from '@sinclair/typebox';
-import type { MasterInput, MasterKindName } from '../../src/domains/masters/master-kinds';
+import { MASTER_KINDS, type MasterInput, type MasterKindName } from '../../src/domains/masters/master-kinds';
 import { ValidationError } from '../../src/errors/app-error';
 import { changed, created, paginated } from '../envelope';
 import { MASTER_REST, presentMaster } from '../presenters/master.presenter';
@@ -47,7 +47,7 @@ function toInput(kind: MasterKindName, body: Record<string, unknown>): MasterInp
   };
 }
 
-/** GET, POST and PUT under /masters/{kind} for product classes, roles, towns, routes and production units. */
+/** GET, POST, PUT and DELETE (a soft delete) under /masters/{kind} for every master kind; an outlet's tag. */
 export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const kind of Object.keys(MASTER_REST) as MasterKindName[]) {
     const { nameField, body } = MASTER_REST[kind];
@@ -98,6 +98,23 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const input = toInput(kind, request.body as Record<string, unknown>);
         const record = await restFieldNames(nameField, () => app.services.masters.update(request.ctx, kind, request.params.id, input));
         return changed('Updated', presentMaster(kind, record));
+      },
+    );
+
+    app.delete(
+      `${path}/:id`,
+      {
+        schema: {
+          tags: [TAG],
+          summary: `Deactivate one of ${kind.replace('-', ' ')} (admins only): status 0, the record stays; 409 while an active record uses it`,
+          params: IdParams,
+          response: changedResponse(body),
+        },
+      },
+      async (request) => {
+        const { read, changed: deactivated } = await app.services.masters.deactivate(request.ctx, kind, request.params.id);
+        const { label } = MASTER_KINDS[kind];
+        return changed(deactivated ? `${label} deactivated` : `${label} was already inactive`, presentMaster(kind, read));
       },
     );
   }

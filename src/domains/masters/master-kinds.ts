@@ -1,8 +1,12 @@
-import type { EntityClass } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
+import { ActiveStatus } from '../../db/active-status';
 import { ValidationError } from '../../errors/app-error';
 import * as rules from '../../validation/rules';
+import { Order, OrderStatus } from '../orders/order.entity';
+import { Product } from '../products/product.entity';
 import { Role } from '../users/role.entity';
+import { User } from '../users/user.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
@@ -28,6 +32,28 @@ export interface MasterInput {
 /** The master records users, products and orders refer to. */
 export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet;
 
+/**
+ * Records of another kind that name a master record and, while active, keep it from being
+ * deactivated (DELETE, or a change to status 0): a 409 names how many of each there are.
+ */
+export interface MasterUse {
+  entity: EntityClass<object>;
+  /** The property (a ManyToOne) naming the master record. */
+  property: string;
+  /** What one and several of them are called in the message: "active route", "active routes". */
+  one: string;
+  many: string;
+  /** Which of them count: the conditions beside the reference, under the tenant filter. */
+  active: FilterQuery<object>;
+}
+
+const ACTIVE = { status: ActiveStatus.ACTIVE };
+/** An order still on its way: neither delivered nor cancelled. */
+const OPEN_ORDER = { status: { $lt: OrderStatus.DELIVERED }, cancelledAt: null };
+
+const activeUsers = (property: 'role' | 'town' | 'route'): MasterUse => ({ entity: User, property, one: 'active user', many: 'active users', active: ACTIVE });
+const openOrders = (property: 'town' | 'route' | 'productionUnit'): MasterUse => ({ entity: Order, property, one: 'open order', many: 'open orders', active: OPEN_ORDER });
+
 /** How one kind of master record is stored and checked. */
 export interface MasterKind<E extends MasterEntity = MasterEntity> {
   entity: EntityClass<E>;
@@ -39,6 +65,8 @@ export interface MasterKind<E extends MasterEntity = MasterEntity> {
   extras(ctx: RequestContext, input: MasterInput, creating: boolean, current?: E): Promise<Partial<E>>;
   /** Extra columns that, with the name, must be unique in the workspace. */
   uniqueWith(data: Partial<E>, current?: E): Record<string, unknown>;
+  /** What, while active, keeps a record of this kind from being deactivated. */
+  usedBy: readonly MasterUse[];
 }
 
 const none = async () => ({});
@@ -76,6 +104,7 @@ export const MASTER_KINDS = {
     extras: async (_ctx, input, creating) =>
       input.unit != null || creating ? { unit: rules.requiredText('unit', input.unit ?? 'piece', 20) } : {},
     uniqueWith: noScope,
+    usedBy: [{ entity: Product, property: 'productClass', one: 'active product', many: 'active products', active: ACTIVE }],
   } satisfies MasterKind<ProductClass>,
   roles: {
     entity: Role,
@@ -84,14 +113,32 @@ export const MASTER_KINDS = {
     extras: async (_ctx, input) =>
       input.description != null ? { description: rules.optionalText('description', input.description, 500) } : {},
     uniqueWith: noScope,
+    usedBy: [activeUsers('role')],
   } satisfies MasterKind<Role>,
-  towns: { entity: Town, label: 'Town', places: [], extras: none, uniqueWith: noScope } satisfies MasterKind<Town>,
+  towns: {
+    entity: Town,
+    label: 'Town',
+    places: [],
+    extras: none,
+    uniqueWith: noScope,
+    usedBy: [
+      { entity: Route, property: 'town', one: 'active route', many: 'active routes', active: ACTIVE },
+      { entity: Outlet, property: 'town', one: 'active outlet', many: 'active outlets', active: ACTIVE },
+      activeUsers('town'),
+      openOrders('town'),
+    ],
+  } satisfies MasterKind<Town>,
   routes: {
     entity: Route,
     label: 'Route',
     places: ['town'],
     extras: (ctx, input, creating) => townOf(ctx, input.townId, creating),
     uniqueWith: (data, current) => ({ town: data.town ?? current?.town }),
+    usedBy: [
+      { entity: Outlet, property: 'route', one: 'active outlet', many: 'active outlets', active: ACTIVE },
+      activeUsers('route'),
+      openOrders('route'),
+    ],
   } satisfies MasterKind<Route>,
   'production-units': {
     entity: ProductionUnit,
@@ -99,6 +146,7 @@ export const MASTER_KINDS = {
     places: [],
     extras: none,
     uniqueWith: noScope,
+    usedBy: [openOrders('productionUnit')],
   } satisfies MasterKind<ProductionUnit>,
   outlets: {
     entity: Outlet,
@@ -109,6 +157,7 @@ export const MASTER_KINDS = {
       ...(input.phone != null || creating ? { phone: rules.phone('phone', input.phone ?? '') } : {}),
     }),
     uniqueWith: (data, current) => ({ route: data.route ?? current?.route }),
+    usedBy: [], // nothing names an outlet
   } satisfies MasterKind<Outlet>,
 };
 

@@ -24,7 +24,7 @@ function masterRowOf<R extends MasterRow>(read: MasterRead, loaders: Loaders): R
 }
 
 /**
- * Declares `<plural>` (a page), `create<Singular>` and `update<Singular>` for one master kind,
+ * Declares `<plural>` (a page), `create<Singular>`, `update<Singular>` and `deactivate<Singular>` for one master kind,
  * all over MasterService.
  */
 function masterResolver<E extends MasterEntity, I extends object>(
@@ -61,6 +61,16 @@ function masterResolver<E extends MasterEntity, I extends object>(
       @Ctx() { ctx, services, loaders }: GraphqlContext,
     ): Promise<Row<E>> {
       return masterRowOf<Row<E> & MasterRow>(await services.masters.update(ctx, kind, id, data), loaders);
+    }
+
+    @InGroup('masters')
+    @Mutation(() => entity, {
+      complexity: COST.write,
+      name: `deactivate${singular}`,
+      description: 'Admins only: status INACTIVE, the record stays (an inactive one is returned as it is); CONFLICT while an active record uses it.',
+    })
+    async deactivate(@Arg('id', () => Int) id: number, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<E>> {
+      return masterRowOf<Row<E> & MasterRow>((await services.masters.deactivate(ctx, kind, id)).read, loaders);
     }
   }
   Object.defineProperty(MasterResolver, 'name', { value: `${singular}MasterResolver` });

@@ -9,7 +9,7 @@ import { requireStaff } from '../auth/permissions';
 import type { Outlet } from './outlet.entity';
 import { masterReadOf, masterReads, type MasterRead, type MasterRow } from './master-read';
 import { MASTER_KINDS, type MasterEntity, type MasterInput, type MasterKind, type MasterKindName } from './master-kinds';
-import { ACTIVE_STATUSES } from '../../db/active-status';
+import { ACTIVE_STATUSES, ActiveStatus } from '../../db/active-status';
 import { sortable } from '../../lists/sort';
 
 /** Filters of a master list. */
@@ -63,9 +63,25 @@ export class MasterService {
       ...(await kind.extras(ctx, input, false, record)),
     } as Partial<MasterEntity>;
     await this.assertNameFree(ctx, kind, { name: record.name, ...data }, record);
+    if (data.status === ActiveStatus.INACTIVE && record.status !== ActiveStatus.INACTIVE) await this.assertUnused(ctx, kind, record);
     ctx.em.assign(record, data as never);
     await ctx.em.flush();
     return masterReadOf(ctx.em, kind, record);
+  }
+
+  /**
+   * Admin only: a soft delete, status 0. Refused (409) while an active record uses it (the kind's
+   * `usedBy`); an already inactive record is answered as it is (`changed` false).
+   */
+  async deactivate(ctx: RequestContext, kindName: MasterKindName, id: number): Promise<{ read: MasterRead; changed: boolean }> {
+    ctx.requireAdminOrKey();
+    const kind = this.kind(kindName);
+    const record = await this.record(ctx, kind, id);
+    if (record.status === ActiveStatus.INACTIVE) return { read: masterReadOf(ctx.em, kind, record), changed: false };
+    await this.assertUnused(ctx, kind, record);
+    record.status = ActiveStatus.INACTIVE;
+    await ctx.em.flush();
+    return { read: masterReadOf(ctx.em, kind, record), changed: true };
   }
 
   /**
@@ -98,6 +114,15 @@ export class MasterService {
     return rules.oneOf('status', value, ACTIVE_STATUSES);
   }
 
+  /** 409 naming what uses the record, while any active record of the workspace does (counted under the tenant filter). */
+  private async assertUnused(ctx: RequestContext, kind: MasterKind, record: MasterEntity) {
+    const counts = await Promise.all(
+      kind.usedBy.map(async (use) => ({ use, count: await ctx.em.count(use.entity, { ...use.active, [use.property]: record.id } as FilterQuery<object>) })),
+    );
+    const users = counts.filter(({ count }) => count > 0).map(({ use, count }) => `${count} ${count === 1 ? use.one : use.many}`);
+    if (users.length > 0) throw new ConflictError(`${kind.label} "${record.name}" is used by ${listed(users)}`);
+  }
+
   private async assertNameFree(ctx: RequestContext, kind: MasterKind, data: Partial<MasterEntity>, current?: MasterEntity) {
     const name = { $ilike: likeEscape(data.name ?? '') }; // "Milk" and "milk" are the same town or class
     const where = { name, ...kind.uniqueWith(data, current), ...(current ? { id: { $ne: current.id } } : {}) };
@@ -106,3 +131,7 @@ export class MasterService {
   }
 }
 
+/** "a", "a and b", "a, b and c". */
+function listed(parts: string[]): string {
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
