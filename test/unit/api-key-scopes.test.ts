@@ -88,6 +88,7 @@ describe('API key scopes', () => {
     expect(groupOfPath('/api/v1/Developer/api-keys')).toBe('developer');
     expect(groupOfPath('/api/v1/%61uth/me')).toBe('auth');
     expect(groupOfPath('/api/v1/%E0%A4%A/x')).toBe('%e0%a4%a');
+    expect(groupOfPath('/api/v1/beat-plans/3')).toBe('beat_plans'); // one scope token
     expect(groupOfPath('/graphql')).toBeNull();
   });
 
