@@ -276,4 +276,43 @@ describe('DELETE /api/v1/masters/<kind>/{id}', () => {
       expect(res.json()).toEqual({ response_code: 200, message: 'Town deactivated', data: { ...tw, status: 0 } });
     });
   });
+  describe('a deactivated record takes no new records', () => {
+    it('a route in an inactive town, an outlet on an inactive route, a product of an inactive class: 400 naming the field, nothing written', async () => {
+      const t1 = await town();
+      const r1 = await route(t1.id);
+      expect((await del('routes', r1.id)).statusCode).toBe(200);
+      const t2 = await town();
+      expect((await del('towns', t2.id)).statusCode).toBe(200);
+      const routesBefore = (await list('routes')).length;
+      const inTown = await t.request({ method: 'POST', url: masters('routes'), token: ws.token, payload: { route_name: `R ${unique()}`, town_id: t2.id } });
+      expect(inTown.statusCode, inTown.body).toBe(400);
+      expect(inTown.json().errors).toEqual([{ field: 'town_id', message: 'town_id names an inactive town' }]);
+      expect((await list('routes')).length).toBe(routesBefore);
+      const onRoute = await t.request({
+        method: 'POST',
+        url: masters('outlets'),
+        token: ws.token,
+        payload: { outlet_name: `O ${unique()}`, town_id: t1.id, route_id: r1.id, phone: uniquePhone() },
+      });
+      expect(onRoute.statusCode, onRoute.body).toBe(400);
+      expect(onRoute.json().errors[0]).toEqual({ field: 'route_id', message: 'route_id names an inactive route' });
+
+      const cls = await FRESH['product-classes']();
+      expect((await del('product-classes', cls.id)).statusCode).toBe(200);
+      const product = await t.request({
+        method: 'POST',
+        url: '/api/v1/products',
+        token: ws.token,
+        payload: { product_name: `P ${unique()}`, product_class_id: cls.id, variants: [{ variant_name: '1', item_sku_code: `I-${unique()}`, mrp: 2, sp: 1 }] },
+      });
+      expect(product.statusCode, product.body).toBe(400);
+      expect(product.json().errors[0]).toEqual({ field: 'product_class_id', message: 'product_class_id names an inactive product class' });
+      const moved = await t.request({ method: 'PUT', url: `/api/v1/products/${catalog.productId}`, token: ws.token, payload: { product_class_id: cls.id } });
+      expect(moved.statusCode, moved.body).toBe(400);
+      const stillThere = await t.request({ method: 'GET', url: `/api/v1/products/${catalog.productId}`, token: ws.token });
+      expect(stillThere.json().data.product_class_id).toBe(catalog.productClassId);
+      // Filtering by the inactive class still works: it names a class of the workspace.
+      expect((await t.request({ method: 'GET', url: `/api/v1/products?product_class_id=${cls.id}`, token: ws.token })).statusCode).toBe(200);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
 import { Route } from './route.entity';
 import { Town } from './town.entity';
+import { assignableMaster } from './assignable-master';
 
 /** Fields a master record may be created or changed with; each kind uses the ones it has. */
 export interface MasterInput {
@@ -77,17 +78,14 @@ async function townOf(ctx: RequestContext, townId: number | undefined, creating:
     if (creating) throw new ValidationError('townId', 'is required');
     return {};
   }
-  const town = await ctx.em.findOne(Town, { id: townId });
-  if (!town) throw new ValidationError('townId', 'does not name a town of this workspace');
-  return { town };
+  return { town: await assignableMaster(ctx, Town, townId, 'townId', 'town') };
 }
 
 /** An outlet's town and route: both on create, the route inside the town; on update either may change. */
 async function placeOf(ctx: RequestContext, input: MasterInput, creating: boolean, current?: Outlet): Promise<Partial<Outlet>> {
   const town = input.townId != null ? (await townOf(ctx, input.townId, creating)).town : undefined;
   if (creating && input.routeId == null) throw new ValidationError('routeId', 'is required');
-  const route = input.routeId != null ? await ctx.em.findOne(Route, { id: input.routeId }, { populate: ['town'] }) : undefined;
-  if (input.routeId != null && !route) throw new ValidationError('routeId', 'does not name a route of this workspace');
+  const route = input.routeId != null ? await assignableMaster(ctx, Route, input.routeId, 'routeId', 'route', { populate: ['town'] }) : undefined;
   if (creating && input.townId == null) throw new ValidationError('townId', 'is required');
   const townId = (town ?? current?.town)?.id;
   const routeTownId = (route ?? current?.route)?.town.id;

@@ -5,6 +5,7 @@ import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { ProductClass } from '../masters/product-class.entity';
+import { assignableMaster } from '../masters/assignable-master';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { productReads, type ProductRead } from './product-read';
@@ -96,7 +97,7 @@ export class ProductService {
       image: input.productImage ? rules.httpUrl('productImage', input.productImage) : null,
     };
     const variants = this.variants(input.variants ?? []);
-    const productClass = await this.productClass(ctx, input.productClassId);
+    const productClass = await assignableMaster(ctx, ProductClass, input.productClassId, 'productClassId', 'product class');
     await this.assertSkusFree(ctx, variants.map((v) => v.itemSkuCode));
 
     const organizationId = ctx.organizationId;
@@ -125,7 +126,7 @@ export class ProductService {
     if (input.productDescription != null) data.description = rules.optionalText('productDescription', input.productDescription, 5000);
     if (input.productImage !== undefined) data.image = input.productImage ? rules.httpUrl('productImage', input.productImage) : null;
     if (input.status != null) data.status = activeStatus(input.status);
-    if (input.productClassId != null) data.productClass = await this.productClass(ctx, input.productClassId);
+    if (input.productClassId != null) data.productClass = await assignableMaster(ctx, ProductClass, input.productClassId, 'productClassId', 'product class');
     ctx.em.assign(product, data);
     await ctx.em.flush();
     return this.get(ctx, id);
