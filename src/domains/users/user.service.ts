@@ -208,7 +208,7 @@ export class UserService {
     const user = await ctx.em.findOne(User, { id });
     if (!user) throw new NotFoundError('User', id);
     if (!user.officialEmail) throw new ConflictError('This user has no e-mail address to send a reset link to; give them one first');
-    if (user.status !== ActiveStatus.ACTIVE) throw new ConflictError('This user is inactive; reactivate them before sending a reset link');
+    if (user.status !== ActiveStatus.ACTIVE) throw new ConflictError('This user is inactive; reactivate them before sending a password reset link');
     this.links.sendPasswordReset(ctx, user);
     return { userId: user.id, sentTo: user.officialEmail, message: `A password reset link is being e-mailed to ${user.officialEmail}` };
   }
