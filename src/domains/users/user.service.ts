@@ -158,9 +158,8 @@ export class UserService {
         await assertTypeChangeAllowed(tx, user, values.userType);
         if (user.userType === UserType.ADMIN) await assertAnotherActiveAdmin(tx, id, 'change the type of');
       }
-      const newEmail = changed.includes('official_email') ? (values.officialEmail ?? null) : null;
-      const newPhone = changed.includes('primary_contact_number') ? values.primaryContactNumber! : null;
-      await assertContactsUnused(tx, newEmail, newPhone, { exceptUserId: id });
+      // The user's own e-mail and phone, sent again unchanged, are no conflict.
+      await assertContactsUnused(tx, values.officialEmail ?? null, values.primaryContactNumber ?? null, { exceptUserId: id });
       if (changed.length === 0) return;
       tx.assign(user, values);
       await tx.flush();
@@ -215,7 +214,7 @@ export class UserService {
 
   /** The workspace's user, its row locked until the transaction ends; 404 otherwise. */
   private async lockedUser(tx: EntityManager, id: number): Promise<User> {
-    const user = await tx.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['role'] });
+    const user = await tx.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!user) throw new NotFoundError('User', id);
     return user;
   }
