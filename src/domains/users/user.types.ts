@@ -93,7 +93,7 @@ export class UpdateUserInput {
   routeId?: number | null;
 }
 
-@ObjectType({ description: 'A password-reset link on its way to a user.' })
+@ObjectType({ simpleResolvers: true, description: 'A password-reset link on its way to a user.' })
 export class PasswordResetSent {
   @Field(() => Int)
   userId!: number;
