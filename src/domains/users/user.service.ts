@@ -212,7 +212,13 @@ export class UserService {
     return { userId: user.id, sentTo: user.officialEmail, message: `A password reset link is being e-mailed to ${user.officialEmail}` };
   }
 
-  /** The workspace's user, its row locked until the transaction ends; 404 otherwise. */
+  /**
+   * The workspace's user, its row locked until the transaction ends; 404 otherwise. Only its own
+   * row: a populated role would be joined into the FOR UPDATE and lock the role row shared by every
+   * user of that role. So its role, town and route are bare references, and callers answer with
+   * `get` (which reads them), not `userReadOf` (whose role row would have no name: a 500 in the
+   * response serializer).
+   */
   private async lockedUser(tx: EntityManager, id: number): Promise<User> {
     const user = await tx.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!user) throw new NotFoundError('User', id);
