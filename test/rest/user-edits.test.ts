@@ -273,8 +273,11 @@ describe('REST user edits', () => {
       const demoted = await t.request({ method: 'PUT', url: `/api/v1/users/${second.id}`, token: w.token, payload: { user_type: UserType.EMPLOYEE } });
       expect(demoted.statusCode, demoted.body).toBe(200);
       expect(demoted.json().data.user_type).toBe(UserType.EMPLOYEE);
-      // The demotion applies to the demoted user's next request.
+      // The demotion applies to the demoted user's next request; promotion back is free.
       expectError(await t.request({ method: 'GET', url: '/api/v1/developer/api-keys', token: second.token }), 403, /administrators/);
+      const promoted = await t.request({ method: 'PUT', url: `/api/v1/users/${second.id}`, token: w.token, payload: { user_type: UserType.ADMIN, role_id: w.roles.Admin } });
+      expect(promoted.json().data).toMatchObject({ user_type: UserType.ADMIN, role_name: 'Admin' });
+      expect((await t.request({ method: 'GET', url: '/api/v1/developer/api-keys', token: second.token })).statusCode).toBe(200);
     });
   });
 
