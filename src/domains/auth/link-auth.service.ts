@@ -55,6 +55,15 @@ export class LinkAuthService {
     if (user.officialEmail) this.sendInBackground(ctx, user, SignInCodePurpose.INVITE);
   }
 
+  /**
+   * E-mails a password-reset link to a user an administrator or API key names (the caller checks
+   * that the user is active and has an e-mail address). The link only lets the user choose a new
+   * password; nobody else learns it. In the background, like the other links.
+   */
+  sendPasswordReset(ctx: RequestContext, user: User): void {
+    this.sendInBackground(ctx, user, SignInCodePurpose.PASSWORD_RESET);
+  }
+
   /** Redeems a magic link for a session. Invite and reset links are not accepted here. */
   async verify(ctx: RequestContext, token: string): Promise<SignInResult> {
     const code = await this.codes.findBySecret(ctx.em, [SignInCodePurpose.MAGIC_LINK], token);

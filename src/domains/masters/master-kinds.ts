@@ -73,19 +73,19 @@ export interface MasterKind<E extends MasterEntity = MasterEntity> {
 const none = async () => ({});
 const noScope = () => ({});
 
-async function townOf(ctx: RequestContext, townId: number | undefined, creating: boolean): Promise<Partial<Route>> {
+async function townOf(ctx: RequestContext, townId: number | undefined, creating: boolean, current?: number): Promise<Partial<Route>> {
   if (townId == null) {
     if (creating) throw new ValidationError('townId', 'is required');
     return {};
   }
-  return { town: await assignableMaster(ctx, Town, townId, 'townId', 'town') };
+  return { town: await assignableMaster(ctx.em, Town, townId, { field: 'townId', label: 'town', current }) };
 }
 
 /** An outlet's town and route: both on create, the route inside the town; on update either may change. */
 async function placeOf(ctx: RequestContext, input: MasterInput, creating: boolean, current?: Outlet): Promise<Partial<Outlet>> {
-  const town = input.townId != null ? (await townOf(ctx, input.townId, creating)).town : undefined;
+  const town = input.townId != null ? (await townOf(ctx, input.townId, creating, current?.town.id)).town : undefined;
   if (creating && input.routeId == null) throw new ValidationError('routeId', 'is required');
-  const route = input.routeId != null ? await assignableMaster(ctx, Route, input.routeId, 'routeId', 'route', { populate: ['town'] }) : undefined;
+  const route = input.routeId != null ? await assignableMaster(ctx.em, Route, input.routeId, { field: 'routeId', label: 'route', current: current?.route.id, options: { populate: ['town'] } }) : undefined;
   if (creating && input.townId == null) throw new ValidationError('townId', 'is required');
   const townId = (town ?? current?.town)?.id;
   const routeTownId = (route ?? current?.route)?.town.id;
@@ -130,7 +130,7 @@ export const MASTER_KINDS = {
     entity: Route,
     label: 'Route',
     places: ['town'],
-    extras: (ctx, input, creating) => townOf(ctx, input.townId, creating),
+    extras: (ctx, input, creating, current) => townOf(ctx, input.townId, creating, (current as Route | undefined)?.town.id),
     uniqueWith: (data, current) => ({ town: data.town ?? current?.town }),
     usedBy: [
       { entity: Outlet, property: 'route', one: 'active outlet', many: 'active outlets', active: ACTIVE },

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../context/request-context';
 import { rowOf, type Row, type RowColumns } from '../../db/entity-rows';
 import { nextCounterValue } from '../../db/tenant-counter.entity';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
+import { ownRecordId } from '../../lists/own-record-filter';
 import { type PageRequest, resolvePage } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
@@ -226,9 +227,9 @@ export class OrderService {
     if (dateFrom) add(sql`o.order_date >= ${dateFrom}::date`);
     if (dateTo) add(sql`o.order_date <= ${dateTo}::date`);
     if (filter.userId != null) add(sql`o.customer_id = ${filter.userId}`);
-    if (filter.productionUnitId != null) add(sql`o.production_unit_id = ${await this.ownId(ctx, ProductionUnit, 'productionUnitId', filter.productionUnitId)}`);
-    if (filter.townId != null) add(sql`o.town_id = ${await this.ownId(ctx, Town, 'townId', filter.townId)}`);
-    if (filter.routeId != null) add(sql`o.route_id = ${await this.ownId(ctx, Route, 'routeId', filter.routeId)}`);
+    if (filter.productionUnitId != null) add(sql`o.production_unit_id = ${await ownRecordId(ctx.em, ProductionUnit, 'productionUnitId', filter.productionUnitId)}`);
+    if (filter.townId != null) add(sql`o.town_id = ${await ownRecordId(ctx.em, Town, 'townId', filter.townId)}`);
+    if (filter.routeId != null) add(sql`o.route_id = ${await ownRecordId(ctx.em, Route, 'routeId', filter.routeId)}`);
     if (filter.cancelled != null) add(filter.cancelled ? sql`o.cancelled_at is not null` : sql`o.cancelled_at is null`);
     for (const condition of await orderSearchConditions(ctx.em, ctx.organizationId, filter.search)) add(condition);
     return where;
@@ -240,12 +241,6 @@ export class OrderService {
     const customer = ownOrdersOf(ctx);
     if (customer !== null) where.conditions.push(sql`o.customer_id = ${customer}`);
     return where;
-  }
-
-  /** `id` when it names a record of the workspace (the ORM's tenant filter applies); else a 400 naming `field`. */
-  private async ownId(ctx: RequestContext, entity: typeof ProductionUnit | typeof Town | typeof Route, field: string, id: number): Promise<number> {
-    if ((await ctx.em.count(entity, { id })) === 0) throw new ValidationError(field, 'does not name a record of this workspace');
-    return id;
   }
 
   private async productionUnit(ctx: RequestContext, id: number | null): Promise<ProductionUnit | null> {

@@ -97,7 +97,7 @@ export class ProductService {
       image: input.productImage ? rules.httpUrl('productImage', input.productImage) : null,
     };
     const variants = this.variants(input.variants ?? []);
-    const productClass = await assignableMaster(ctx, ProductClass, input.productClassId, 'productClassId', 'product class');
+    const productClass = await assignableMaster(ctx.em, ProductClass, input.productClassId, { field: 'productClassId', label: 'product class' });
     await this.assertSkusFree(ctx, variants.map((v) => v.itemSkuCode));
 
     const organizationId = ctx.organizationId;
@@ -126,7 +126,7 @@ export class ProductService {
     if (input.productDescription != null) data.description = rules.optionalText('productDescription', input.productDescription, 5000);
     if (input.productImage !== undefined) data.image = input.productImage ? rules.httpUrl('productImage', input.productImage) : null;
     if (input.status != null) data.status = activeStatus(input.status);
-    if (input.productClassId != null) data.productClass = await assignableMaster(ctx, ProductClass, input.productClassId, 'productClassId', 'product class');
+    if (input.productClassId != null) data.productClass = await assignableMaster(ctx.em, ProductClass, input.productClassId, { field: 'productClassId', label: 'product class', current: product.productClass.id });
     ctx.em.assign(product, data);
     await ctx.em.flush();
     return this.get(ctx, id);

@@ -26,5 +26,5 @@ export const usersDomain = defineDomain({
   loaders: ({ ctx, columns }) => ({ user: byId(ctx.em, User, columns), role: byId(ctx.em, Role, columns) }),
   exports: [usersExport],
   routeGroups: { users: 'scoped' },
-  webhookEvents: ['user.created'],
+  webhookEvents: ['user.created', 'user.updated'],
 });

@@ -9,7 +9,8 @@ import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
 import { Role } from './role.entity';
 import { User } from './user.entity';
-import { CreateUserInput, UserListArgs } from './user.types';
+import { ActiveStatus } from '../../db/active-status';
+import { CreateUserInput, PasswordResetSent, UpdateUserInput, UserListArgs } from './user.types';
 import { COST, pageCost } from '../../graphql/costs';
 
 const UserPage = PageOf(User, 'User');
@@ -39,6 +40,41 @@ export class UserResolver {
   @Mutation(() => User, { complexity: COST.password, description: 'Admins only.' })
   async createUser(@Arg('input', () => CreateUserInput) input: CreateUserInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<User>> {
     return userRowOf(await services.users.create(ctx, input), loaders);
+  }
+
+  @Authorized()
+  @InGroup('users')
+  @Mutation(() => User, { complexity: COST.write, description: 'Admins and API keys. Omitted fields stay; the same rules as PUT /users/{id}.' })
+  async updateUser(
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => UpdateUserInput) input: UpdateUserInput,
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<User>> {
+    return userRowOf(await services.users.update(ctx, id, input), loaders);
+  }
+
+  @Authorized()
+  @InGroup('users')
+  @Mutation(() => User, {
+    complexity: COST.write,
+    description: 'Admins and API keys. INACTIVE ends the user’s session and keeps their orders; not yourself nor the last active admin. ACTIVE takes a seat of the user limit.',
+  })
+  async setUserStatus(
+    @Arg('id', () => Int) id: number,
+    @Arg('status', () => ActiveStatus) status: ActiveStatus,
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<User>> {
+    return userRowOf(await services.users.setStatus(ctx, id, status), loaders);
+  }
+
+  @Authorized()
+  @InGroup('users')
+  @Mutation(() => PasswordResetSent, {
+    complexity: COST.write,
+    description: 'Admins and API keys. E-mails the user a link to choose a new password (valid 1 hour); never sets one.',
+  })
+  async sendUserPasswordReset(@Arg('id', () => Int) id: number, @Ctx() { ctx, services }: GraphqlContext): Promise<PasswordResetSent> {
+    return services.users.sendPasswordReset(ctx, id);
   }
 
   @FieldResolver(() => Role, { complexity: COST.relation })

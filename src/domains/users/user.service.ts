@@ -1,7 +1,8 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ACTIVE_STATUSES, ActiveStatus } from '../../db/active-status';
 import type { RequestContext } from '../../context/request-context';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { findRows } from '../../db/entity-rows';
 import { entityList, equalTo, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
@@ -9,18 +10,23 @@ import { hashPassword } from '../auth/passwords';
 import * as rules from '../../validation/rules';
 import type { LinkAuthService } from '../auth/link-auth.service';
 import { isCustomer, requireStaff } from '../auth/permissions';
-import { userCreatedData } from '../webhooks/event-data';
+import { userCreatedData, userUpdatedData } from '../webhooks/event-data';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
+import { ownRecordId } from '../../lists/own-record-filter';
 import { Route } from '../masters/route.entity';
 import { Town } from '../masters/town.entity';
-import { Organization } from '../workspace/organization.entity';
 import { organizationRow } from '../workspace/organization-row';
 import { Role } from './role.entity';
 import { readUsers, userReadOf, type UserProfileRead, type UserRead } from './user-read';
+import { checkUserChanges, USER_TYPES, type UpdateUserInput } from './user-edits';
+import { userPlace } from './user-place';
+import { assertTypeChangeAllowed } from './user-type-change';
 import { assertContactsUnused } from './user-uniqueness';
 import { isCustomerType, User, UserType } from './user.entity';
-import { ActiveStatus } from '../../db/active-status';
 import { sortable } from '../../lists/sort';
+import { assertAnotherActiveAdmin, assertSeatAvailable, lockOrganization } from './workspace-seats';
+
+export type { UpdateUserInput } from './user-edits';
 
 /** Filters of the user list. */
 export interface UserFilter {
@@ -28,6 +34,10 @@ export interface UserFilter {
   status?: ActiveStatus;
   /** Matches first name, last name, e-mail or phone. */
   search?: string;
+  /** Each names a record of the workspace (else 400 naming it). */
+  roleId?: number;
+  townId?: number;
+  routeId?: number;
 }
 
 /** A new user, created by an admin. */
@@ -44,7 +54,7 @@ export interface CreateUserInput {
   routeId?: number | null;
 }
 
-const USER_TYPES = [UserType.ADMIN, UserType.EMPLOYEE, UserType.DISTRIBUTOR, UserType.RETAILER];
+const NO_ADMINS_BY_KEY = 'API keys cannot create administrators; an administrator must do it signed in';
 
 /** The user list: newest first unless sorted, searched by name, e-mail or phone. */
 export const USER_SORT = sortable<keyof User & string>({
@@ -68,7 +78,11 @@ export class UserService {
   /** Staff only; newest first. */
   async list(ctx: RequestContext, filter: UserFilter, pageRequest: PageRequest): Promise<Paginated<UserRead>> {
     requireStaff(ctx);
-    const page = await readPage(ctx.em, USER_LIST, equalTo<User, UserFilter>(filter, ['userType', 'status']), { ...pageRequest, search: filter.search });
+    const where = equalTo<User, UserFilter>(filter, ['userType', 'status']) as Record<string, unknown>;
+    if (filter.roleId != null) where.role = await ownRecordId(ctx.em, Role, 'roleId', filter.roleId);
+    if (filter.townId != null) where.town = await ownRecordId(ctx.em, Town, 'townId', filter.townId);
+    if (filter.routeId != null) where.route = await ownRecordId(ctx.em, Route, 'routeId', filter.routeId);
+    const page = await readPage(ctx.em, USER_LIST, where as FilterQuery<User>, { ...pageRequest, search: filter.search });
     return { ...page, items: await readUsers(ctx.em, page.items) };
   }
 
@@ -101,7 +115,7 @@ export class UserService {
     const userType = rules.oneOf('userType', input.userType, USER_TYPES);
     if (principal.kind === 'apiKey' && userType === UserType.ADMIN) {
       // A leaked key must not be able to mint an administrator (who could then issue keys).
-      throw new ForbiddenError('API keys cannot create administrators; an administrator must do it signed in');
+      throw new ForbiddenError(NO_ADMINS_BY_KEY);
     }
     const data = {
       firstName: rules.requiredText('firstName', input.firstName, 100),
@@ -116,12 +130,12 @@ export class UserService {
     }
     const role = await ctx.em.findOne(Role, { id: input.roleId, status: ActiveStatus.ACTIVE });
     if (!role) throw new ValidationError('roleId', 'does not name an active role of this workspace');
-    const { town, route } = await this.place(ctx, input.townId ?? null, input.routeId ?? null);
+    const { town, route } = await userPlace(ctx.em, input.townId ?? null, input.routeId ?? null);
     await assertContactsUnused(ctx.em, data.officialEmail, data.primaryContactNumber);
     const passwordHash = await hashPassword(data.password); // slow on purpose: outside the lock
 
     const user = await ctx.em.transactional(async (tx) => {
-      await this.assertSeatAvailable(tx, ctx.organizationId);
+      await assertSeatAvailable(tx, await lockOrganization(tx, ctx.organizationId));
       const created = tx.create(User, { organizationId: ctx.organizationId, ...data, passwordHash, role, userType, town, route });
       await tx.flush();
       await this.events.emit(tx, ctx.organizationId, 'user.created', userCreatedData(created));
@@ -131,26 +145,89 @@ export class UserService {
     return userReadOf(ctx.em, user);
   }
 
-  /** The customer's town and route; a route must lie in the given town (or sets it). */
-  private async place(ctx: RequestContext, townId: number | null, routeId: number | null) {
-    const town = townId === null ? null : await ctx.em.findOne(Town, { id: townId });
-    if (townId !== null && !town) throw new ValidationError('townId', 'does not name a town of this workspace');
-    if (routeId === null) return { town, route: null };
-    const route = await ctx.em.findOne(Route, { id: routeId }, { populate: ['town'] });
-    if (!route) throw new ValidationError('routeId', 'does not name a route of this workspace');
-    if (town && route.town.id !== town.id) throw new ValidationError('routeId', 'is not a route of the given town');
-    return { town: town ?? route.town, route };
+  /**
+   * Admins and API keys. Changes the given fields (any of create's but the password); omitted ones
+   * stay. Checked in full before anything is written: 400 naming the field, 409 for a used e-mail or
+   * phone and for the user_type rule (assertTypeChangeAllowed), and for demoting the last active
+   * admin. API keys cannot make an administrator nor change one (an e-mail changed by a leaked key
+   * would let its holder reset the admin's password). Emits user.updated when something changed.
+   */
+  async update(ctx: RequestContext, id: number, input: UpdateUserInput): Promise<UserRead> {
+    const byKey = ctx.requireAdminOrKey().kind === 'apiKey';
+    if (byKey && input.userType === UserType.ADMIN) throw new ForbiddenError('API keys cannot make a user an administrator; an administrator must do it signed in');
+    await ctx.em.transactional(async (tx) => {
+      await lockOrganization(tx, ctx.organizationId);
+      const user = await this.lockedUser(tx, id);
+      if (byKey && user.userType === UserType.ADMIN) throw new ForbiddenError('API keys cannot change an administrator; an administrator must do it signed in');
+      const { values, changed } = await checkUserChanges(tx, user, input);
+      if (values.userType !== undefined && values.userType !== user.userType) {
+        await assertTypeChangeAllowed(tx, user, values.userType);
+        if (user.userType === UserType.ADMIN) await assertAnotherActiveAdmin(tx, id, 'change the type of');
+      }
+      // The user's own e-mail and phone, sent again unchanged, are no conflict.
+      await assertContactsUnused(tx, values.officialEmail ?? null, values.primaryContactNumber ?? null, { exceptUserId: id });
+      if (changed.length === 0) return;
+      tx.assign(user, values);
+      await tx.flush();
+      await this.events.emit(tx, ctx.organizationId, 'user.updated', userUpdatedData(user, changed));
+    });
+    return this.get(ctx, id);
   }
 
   /**
-   * Refuses a new user once the workspace has max_users active users. Locks the organization row
-   * until the caller's transaction ends, so concurrent creates cannot overshoot the limit.
+   * Admins and API keys. Deactivating (0) ends the user's session at once and keeps their orders
+   * and history; an admin cannot deactivate themselves nor the last active admin (409). Reactivating
+   * (1) takes a seat of max_users, like a create. Setting the status a user has changes nothing.
    */
-  private async assertSeatAvailable(tx: EntityManager, organizationId: number): Promise<void> {
-    const organization = await tx.findOneOrFail(Organization, { id: organizationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const active = await tx.count(User, { status: ActiveStatus.ACTIVE });
-    if (active >= organization.maxUsers) {
-      throw new ValidationError(null, `This workspace has reached its limit of ${organization.maxUsers} active users`);
+  async setStatus(ctx: RequestContext, id: number, status: ActiveStatus): Promise<UserRead> {
+    ctx.requireAdminOrKey();
+    const next = rules.oneOf('status', status, ACTIVE_STATUSES);
+    if (next === ActiveStatus.INACTIVE && ctx.userId === id) {
+      throw new ConflictError('You cannot deactivate your own account; another administrator can');
     }
+    await ctx.em.transactional(async (tx) => {
+      const organization = await lockOrganization(tx, ctx.organizationId);
+      const user = await this.lockedUser(tx, id);
+      if (user.status === next) return;
+      if (next === ActiveStatus.INACTIVE) {
+        if (user.userType === UserType.ADMIN) await assertAnotherActiveAdmin(tx, id, 'deactivate');
+        // Ended rather than only refused while inactive: a reactivated user signs in afresh.
+        user.currentSessionId = null;
+      } else {
+        await assertSeatAvailable(tx, organization);
+      }
+      user.status = next;
+      await tx.flush();
+      await this.events.emit(tx, ctx.organizationId, 'user.updated', userUpdatedData(user, ['status']));
+    });
+    return this.get(ctx, id);
+  }
+
+  /**
+   * Admins and API keys. E-mails the user a single-use link to choose a new password (the
+   * existing reset link, valid 1 hour); never sets one. 409 for a user without e-mail or inactive.
+   * The e-mail goes out after the answer (hence REST's 202); returns the address it goes to.
+   */
+  async sendPasswordReset(ctx: RequestContext, id: number): Promise<{ userId: number; sentTo: string; message: string }> {
+    ctx.requireAdminOrKey();
+    const user = await ctx.em.findOne(User, { id });
+    if (!user) throw new NotFoundError('User', id);
+    if (!user.officialEmail) throw new ConflictError('This user has no e-mail address to send a reset link to; give them one first');
+    if (user.status !== ActiveStatus.ACTIVE) throw new ConflictError('This user is inactive; reactivate them before sending a password reset link');
+    this.links.sendPasswordReset(ctx, user);
+    return { userId: user.id, sentTo: user.officialEmail, message: `A password reset link is being e-mailed to ${user.officialEmail}` };
+  }
+
+  /**
+   * The workspace's user, its row locked until the transaction ends; 404 otherwise. Only its own
+   * row: a populated role would be joined into the FOR UPDATE and lock the role row shared by every
+   * user of that role. So its role, town and route are bare references, and callers answer with
+   * `get` (which reads them), not `userReadOf` (whose role row would have no name: a 500 in the
+   * response serializer).
+   */
+  private async lockedUser(tx: EntityManager, id: number): Promise<User> {
+    const user = await tx.findOne(User, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!user) throw new NotFoundError('User', id);
+    return user;
   }
 }

@@ -48,3 +48,11 @@ export function userCreatedData(user: User) {
     created_at: user.createdAt.toISOString(),
   };
 }
+
+/**
+ * `data` of user.updated (an edit or a status change): the user.created fields as they now stand,
+ * `updated_at`, and `changed_fields`, the snake_case names of the fields the change set.
+ */
+export function userUpdatedData(user: User, changedFields: string[]) {
+  return { ...userCreatedData(user), updated_at: user.updatedAt.toISOString(), changed_fields: changedFields };
+}

@@ -10,7 +10,7 @@ export class CreateWebhookInput {
   @Field({ description: 'https:// URL that resolves only to public addresses.' })
   url!: string;
 
-  @Field(() => [String], { nullable: true, description: 'order.created, order.delivered, order.cancelled, user.created; default the first two.' })
+  @Field(() => [String], { nullable: true, description: 'order.created, order.delivered, order.cancelled, user.created, user.updated; default the first two.' })
   events?: string[] | null;
 }
 
