@@ -41,9 +41,9 @@ const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
   reports: 'scoped',
   billing: 'refused',
   platform: 'refused',
-  'super-admin': 'refused',
+  super_admin: 'refused',
   portal: 'refused',
-  'driver-app': 'refused',
+  driver_app: 'refused',
   support: 'refused',
 };
 

@@ -110,7 +110,13 @@ describe('GET /dashboard/monthly-sales', () => {
     return res.json().data.id;
   }
 
+  /** Deactivates the class, and first its products (a class with active products stays active: 409). */
   async function deactivateClass(ws: Workspace, id: number): Promise<void> {
+    const products = await t.request({ method: 'GET', url: `/api/v1/products?limit=100&product_class_id=${id}`, token: ws.token });
+    for (const { id: productId } of products.json().data as Array<{ id: number }>) {
+      const retired = await t.request({ method: 'PUT', url: `/api/v1/products/${productId}`, token: ws.token, payload: { status: 0 } });
+      expect(retired.statusCode, retired.body).toBe(200);
+    }
     const res = await t.request({ method: 'PUT', url: `/api/v1/masters/product-classes/${id}`, token: ws.token, payload: { status: 0 } });
     expect(res.statusCode, res.body).toBe(200);
   }

@@ -51,7 +51,7 @@ describe('API key scopes', () => {
   it('lists every action and resource token', () => {
     expect(policy.tokens).toEqual(['read', 'write', '*', ...scopedGroups]);
     expect(scopedGroups).toEqual(['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'workspace', 'attendance', 'payments', 'reports']);
-    expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'billing', 'platform', 'super-admin', 'portal', 'driver-app', 'support']);
+    expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'billing', 'platform', 'super_admin', 'portal', 'driver_app', 'support']);
   });
 
   it('parses stored scopes', () => {
@@ -69,7 +69,7 @@ describe('API key scopes', () => {
     it.each(refusedGroups)('refuses /%s to every key', (group) => {
       expect(refusal(() => assertKeyMayReach(everything, group, 'read'))).toEqual({
         status: 403,
-        message: `API keys are not accepted on /${group}: sign in with a session token`,
+        message: `API keys are not accepted on /${group.replaceAll('_', '-')}: sign in with a session token`,
       });
     });
 

@@ -68,7 +68,8 @@ export class KeyScopePolicy {
    */
   assertMayReach(scopes: KeyScopes, group: string, action: 'read' | 'write'): void {
     if (this.refuses(group)) {
-      throw new ForbiddenError(`API keys are not accepted on /${group}: sign in with a session token`);
+      // The group's path, as route-groups.ts spells groups: `super_admin` is served at /super-admin.
+      throw new ForbiddenError(`API keys are not accepted on /${group.replaceAll('_', '-')}: sign in with a session token`);
     }
     if (action === 'write' && !scopes.write) throw new ForbiddenError('This API key is read-only: the write scope is required');
     if (scopes.groups && !scopes.groups.has(group)) {
