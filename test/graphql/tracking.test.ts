@@ -103,4 +103,14 @@ describe('tracking over GraphQL', () => {
     // A read-only key may not post (and a key is no staff member with a duty anyway).
     expectGraphqlError(await t.graphql(TRACK, { input: { positions: [fix(1)] } }, { apiKey: key.key }), 'FORBIDDEN');
   });
+
+  it('reads and sets the workspace’s position retention', async () => {
+    const ws = await createWorkspace(t);
+    expect(expectGraphqlData(await t.graphql('{ workspaceConfig { positionRetentionDays } }', {}, ws.token)).workspaceConfig).toEqual({ positionRetentionDays: 90 });
+    const set = `mutation ($days: Int!) { updateWorkspaceConfig(input: { positionRetentionDays: $days }) { positionRetentionDays } }`;
+    for (const days of [0, 3651]) expectGraphqlError(await t.graphql(set, { days }, ws.token), 'BAD_USER_INPUT', 'positionRetentionDays must be an integer from 1 to 3650');
+    expect(expectGraphqlData(await t.graphql(set, { days: 365 }, ws.token)).updateWorkspaceConfig).toEqual({ positionRetentionDays: 365 });
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    expectGraphqlError(await t.graphql(set, { days: 5 }, employee.token), 'FORBIDDEN');
+  });
 });
