@@ -21,7 +21,7 @@ export const delete_old_positions: Task = defineTask('delete_old_positions', asy
          from workspace_config c
          join app_user u on u.organization_id = c.organization_id
          cross join lateral (
-           select p.organization_id, p.id from position p
+           select p.organization_id, p.id from user_position p
            where p.organization_id = u.organization_id and p.user_id = u.id
              and p.recorded_at < now() - make_interval(days => c.position_retention_days)
            order by p.recorded_at
@@ -29,7 +29,7 @@ export const delete_old_positions: Task = defineTask('delete_old_positions', asy
          ) p
          limit $1
        )
-       delete from position d using old where d.organization_id = old.organization_id and d.id = old.id`,
+       delete from user_position d using old where d.organization_id = old.organization_id and d.id = old.id`,
       [POSITION_DELETE_BATCH],
     );
     const count = deleted.rowCount ?? 0;

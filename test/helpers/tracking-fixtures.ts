@@ -42,6 +42,6 @@ export const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds
 
 /** How many positions a workspace holds (straight from the table). */
 export async function positionCount(t: TestApp, ws: Workspace): Promise<number> {
-  const [row] = await t.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from position where organization_id = ?', [ws.organizationId]);
+  const [row] = await t.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from user_position where organization_id = ?', [ws.organizationId]);
   return row.n;
 }

@@ -24,12 +24,12 @@ describe('delete_old_positions', () => {
   /** `count` positions of the user, `ageDays` old (a minute apart), straight into the table. */
   const addPositions = (ws: Workspace, userId: number, ageDays: number, count = 1) =>
     sql(
-      `insert into position (organization_id, user_id, recorded_at, latitude, longitude)
+      `insert into user_position (organization_id, user_id, recorded_at, latitude, longitude)
        select ?, ?, now() - make_interval(days => ?) - make_interval(mins => g), 22.5, 72.9 from generate_series(1, ?) g`,
       [ws.organizationId, userId, ageDays, count],
     );
   const ages = async (ws: Workspace) =>
-    (await sql<{ days: number }[]>(`select floor(extract(epoch from now() - recorded_at) / 86400)::int as days from position where organization_id = ? order by recorded_at desc`, [ws.organizationId])).map((r) => r.days);
+    (await sql<{ days: number }[]>(`select floor(extract(epoch from now() - recorded_at) / 86400)::int as days from user_position where organization_id = ? order by recorded_at desc`, [ws.organizationId])).map((r) => r.days);
   const run = async () => {
     const tasks = createTasks(taskDepsOf({ config: t.config, secrets: secretsFrom(t.config.jwtSecret!), orm: t.orm }));
     await quickAddJob({ connectionString: t.db.url, logger }, 'delete_old_positions', {});

@@ -78,7 +78,7 @@ describe('tracking', () => {
       const full = await post(employee.token, Array.from({ length: 500 }, (_, i) => fix(i, { battery_pct: 80 })));
       expect(full.statusCode, full.body).toBe(201);
       expect(full.json().data.accepted).toBe(500);
-      expect(t.queries.statements.filter((s) => /insert into position/i.test(s))).toHaveLength(1);
+      expect(t.queries.statements.filter((s) => /insert into user_position/i.test(s))).toHaveLength(1);
       expect(await positionCount(t, ws)).toBe(500);
     });
 

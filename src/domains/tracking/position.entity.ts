@@ -13,8 +13,8 @@ import { User } from '../users/user.entity';
  * the insert skips a fix the user already sent for the same instant.
  */
 @ObjectType({ simpleResolvers: true, description: 'A position a staff member’s device reported.' })
-@Entity({ tableName: 'position' })
-@Unique({ name: 'position_organization_id_user_id_recorded_at_unique', properties: ['organizationId', 'user', 'recordedAt'] })
+@Entity({ tableName: 'user_position' })
+@Unique({ name: 'user_position_organization_id_user_id_recorded_at_unique', properties: ['organizationId', 'user', 'recordedAt'] })
 export class Position extends TenantEntity<'accuracyM' | 'speedMps' | 'heading' | 'batteryPct' | 'isCharging' | 'isMock' | 'receivedAt'> {
   /** bigint: a busy workspace posts millions of positions a month, past int's 2.1 billion in a few years of all workspaces. */
   @Field(() => Float, { description: 'Position id (a bigint, exact up to 2^53).' })

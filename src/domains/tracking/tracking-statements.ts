@@ -26,7 +26,7 @@ export async function insertPositions(em: EntityManager, organizationId: number,
   }));
   const stored = await executeSql<{ recorded_at: Date }>(
     em,
-    sql`insert into position (organization_id, user_id, recorded_at, received_at, latitude, longitude, accuracy_m, speed_mps, heading, battery_pct, is_charging, is_mock)
+    sql`insert into user_position (organization_id, user_id, recorded_at, received_at, latitude, longitude, accuracy_m, speed_mps, heading, battery_pct, is_charging, is_mock)
       select ${organizationId}, ${userId}, v.recorded_at, now(), v.latitude, v.longitude, v.accuracy_m, v.speed_mps, v.heading, v.battery_pct, v.is_charging, v.is_mock
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(recorded_at timestamptz, latitude float8, longitude float8, accuracy_m real, speed_mps real, heading real, battery_pct smallint, is_charging boolean, is_mock boolean)
       on conflict (organization_id, user_id, recorded_at) do nothing
@@ -114,7 +114,7 @@ export async function findLivePage(
           a.id is not null as on_duty
         from app_user u
         cross join lateral (
-          select p.* from position p where p.organization_id = u.organization_id and p.user_id = u.id
+          select p.* from user_position p where p.organization_id = u.organization_id and p.user_id = u.id
           order by p.recorded_at desc limit 1
         ) p
         ${t.leftJoin('attendance', 'a', sql`a.user_id = u.id and a.day = ${conditions.today}::date and a.check_out_at is null`)}
