@@ -85,10 +85,11 @@ export interface LiveConditions {
  *
  * Why no "latest position" table: each user's newest row is one backward step of the unique
  * (organization_id, user_id, recorded_at) index, reached by a lateral join from the workspace's
- * staff, so the read costs one index probe per staff user whatever the history holds (measured on
- * 200 users × 2,500 positions, 500,000 rows: about 2 ms, against about 300 ms for DISTINCT ON over
- * the positions). A summary table would cost an upsert per batch and could drift; this costs
- * nothing on the write path. One raw statement: rooted at `u.organization_id` bound to the
+ * staff, so the read costs one index probe per staff user whatever the history holds. Measured
+ * (EXPLAIN ANALYZE, PostgreSQL 15, 200 staff among 1,200 users, 2,500 positions each: 500,000
+ * rows): 1.1 ms, against 243 ms for DISTINCT ON (user_id) over the workspace's positions, which
+ * sorts them all. A latest-position table would cost an upsert on every batch (and a row lock
+ * contended by a user's concurrent batches) to save about a millisecond: not worth it. One raw statement: rooted at `u.organization_id` bound to the
  * organization, the positions and the attendance matched on organization_id too.
  */
 export async function findLivePage(
