@@ -25,6 +25,7 @@ export const TASK_PAYLOADS = {
   delete_expired_exports: cronPayload,
   delete_expired_sign_in_codes: cronPayload,
   delete_old_webhook_deliveries: cronPayload,
+  delete_old_positions: cronPayload,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The identifier of a task the worker runs. */

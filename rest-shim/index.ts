@@ -12,6 +12,7 @@ import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { productRoutes } from './routes/products.routes';
 import { signupRoutes } from './routes/signup.routes';
+import { trackingRoutes } from './routes/tracking.routes';
 import { userRoutes } from './routes/users.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { workspaceRoutes } from './routes/workspace.routes';
@@ -33,6 +34,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   paymentRoutes,
   dashboardRoutes,
   exportRoutes,
+  trackingRoutes,
 ];
 
 /**

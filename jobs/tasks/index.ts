@@ -6,6 +6,7 @@ import type { Slots } from '../../src/concurrency/slots';
 import type { TaskName } from '../payloads';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
+import { delete_old_positions } from './delete_old_positions';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
 import { deliverWebhook } from './deliver_webhook';
 import { runExport } from './run_export';
@@ -24,6 +25,7 @@ export function createTasks(deps: TaskDeps): TaskList {
   const tasks: Record<TaskName, Task> = {
     delete_expired_exports: deleteExpiredExports(deps.exportJobs, deps.orm),
     delete_expired_sign_in_codes,
+    delete_old_positions,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),

@@ -32,6 +32,7 @@ export const WorkspaceConfigBody = Type.Object({
   page_limit: Type.Integer(),
   chatbot_enabled: Type.Boolean(),
   time_zone: Type.String({ description: 'IANA time zone (extension)' }),
+  position_retention_days: Type.Integer({ description: 'Days live-tracking positions are kept, 1–3650 (extension)' }),
 });
 
 /** The workspace as the Workspace resource shows it. */
@@ -65,5 +66,6 @@ export function presentWorkspaceConfig(c: Row<WorkspaceConfig>) {
     page_limit: c.pageLimit,
     chatbot_enabled: c.chatbotEnabled,
     time_zone: c.timeZone,
+    position_retention_days: c.positionRetentionDays,
   };
 }

@@ -18,6 +18,7 @@ const UpdateConfigBody = Type.Object(
     page_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Extension' })),
     chatbot_enabled: Type.Optional(Type.Boolean({ description: 'Extension' })),
     time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone, e.g. Asia/Kolkata (extension)' })),
+    position_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Days live-tracking positions are kept (extension); default 90' })),
   },
   { minProperties: 1 },
 );
@@ -64,6 +65,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pageLimit: b.page_limit,
         chatbotEnabled: b.chatbot_enabled,
         timeZone: b.time_zone,
+        positionRetentionDays: b.position_retention_days,
       });
       return changed('Workspace configuration updated', presentWorkspaceConfig(config));
     },

@@ -9,6 +9,7 @@ import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
+import { trackingDomain } from './tracking';
 import { usersDomain } from './users';
 import { webhooksDomain } from './webhooks';
 import { workspaceDomain } from './workspace';
@@ -31,6 +32,7 @@ export const DOMAINS: readonly DomainModule[] = [
   workspaceDomain,
   attendanceDomain,
   paymentsDomain,
+  trackingDomain,
 ];
 
 /**

@@ -129,6 +129,7 @@ describe('POST /api/v1/signup/register', () => {
           page_limit: 20,
           chatbot_enabled: false,
           time_zone: 'UTC',
+          position_retention_days: 90,
         },
         workspace: {
           workspace_id: workspace.workspace_id,

@@ -71,6 +71,13 @@ describe('tenant isolation', () => {
     const employee = await createUser(t, ws, UserType.EMPLOYEE);
     const checkedIn = await t.request({ method: 'POST', url: '/api/v1/attendance/check-in', token: employee.token });
     expect(checkedIn.statusCode, checkedIn.body).toBe(201);
+    const tracked = await t.request({
+      method: 'POST',
+      url: '/api/v1/tracking/positions',
+      token: employee.token,
+      payload: { positions: [{ device_time: new Date().toISOString(), latitude: 22.5, longitude: 72.9 }] },
+    });
+    expect(tracked.statusCode, tracked.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,
@@ -370,6 +377,7 @@ describe('tenant isolation', () => {
       await rest('REST order', `/api/v1/orders/${B.orderId}`);
       await rest('REST dashboard stats', '/api/v1/dashboard/stats');
       await rest('REST monthly sales', '/api/v1/dashboard/monthly-sales');
+      await rest('REST live positions', '/api/v1/tracking/live');
       for (const kind of ['orders', 'users', 'sales']) await rest(`export ${kind}`, `/api/v1/exports/${kind}`, { apiKey: exportsKey });
       const gql = async (name: string, query: string, variables: Record<string, unknown> = {}) => {
         const res = await t.graphql(query, variables, B.ws.token);
@@ -379,6 +387,7 @@ describe('tenant isolation', () => {
       await gql('GraphQL orders', `{ orders(limit: 100) { nodes { id customer { firstName storeName } ${items} } pageInfo { total } } }`);
       await gql('GraphQL order', `query ($id: Int!) { order(id: $id) { id customer { firstName } ${items} } }`, { id: B.orderId });
       await gql('GraphQL dashboard', '{ dashboardStats { orderInitiatedCount totalCollection totalTaggedOutlets todayAttendance } }');
+      await gql('GraphQL live positions', '{ livePositions { nodes { userId userName } } }');
       await gql('GraphQL monthly sales', '{ monthlySales { id productClass productBreakdown { productName quantity } } }');
       return out;
     }

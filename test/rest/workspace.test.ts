@@ -42,6 +42,7 @@ describe('REST /api/v1/workspace/config', () => {
     page_limit: 20,
     chatbot_enabled: false,
     time_zone: 'UTC',
+    position_retention_days: 90,
   });
 
   beforeAll(async () => {
@@ -118,6 +119,7 @@ describe('REST /api/v1/workspace/config', () => {
         page_limit: 50,
         chatbot_enabled: true,
         time_zone: 'asia/kolkata',
+        position_retention_days: 30,
       });
       expect(res.statusCode, res.body).toBe(200);
       const expected = {
@@ -135,6 +137,7 @@ describe('REST /api/v1/workspace/config', () => {
         page_limit: 50,
         chatbot_enabled: true,
         time_zone: 'Asia/Kolkata',
+        position_retention_days: 30,
       };
       expect(res.json()).toEqual({ response_code: 200, message: expect.any(String), data: expected });
       expect(res.json().message.length).toBeGreaterThan(0);
@@ -158,6 +161,8 @@ describe('REST /api/v1/workspace/config', () => {
       ['time_zone', 'etc/gmt+5', 'Etc/GMT+5'],
       ['time_zone', 'Asia/Calcutta', 'Asia/Calcutta'],
       ['time_zone', ' utc ', 'UTC'],
+      ['position_retention_days', 1, 1],
+      ['position_retention_days', 3650, 3650],
       ['org_address', '', ''],
       ['gstin', '', ''],
     ])('changing only %s to %j leaves the other fields unchanged', async (field, value, stored) => {
@@ -216,6 +221,9 @@ describe('REST /api/v1/workspace/config', () => {
       ['time_zone', '+05:30', /^time_zone must be an IANA time zone name/],
       ['time_zone', 'x'.repeat(65), /^time_zone /],
       ['time_zone', 5, /^time_zone /],
+      ['position_retention_days', 0, /^position_retention_days must be >= 1$/],
+      ['position_retention_days', 3651, /^position_retention_days must be <= 3650$/],
+      ['position_retention_days', 7.5, /^position_retention_days /],
       ['org_footer_name', 'x'.repeat(201), /^org_footer_name /],
     ];
 

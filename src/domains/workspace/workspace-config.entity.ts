@@ -19,6 +19,7 @@ export class WorkspaceConfig extends TenantEntity<
   | 'pageLimit'
   | 'chatbotEnabled'
   | 'timeZone'
+  | 'positionRetentionDays'
 > {
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 2048, nullable: true })
@@ -67,4 +68,8 @@ export class WorkspaceConfig extends TenantEntity<
   @Field({ description: 'IANA time zone of the workspace (e.g. Asia/Kolkata): the local day of "today" in statistics and exports.' })
   @Property({ length: 64, default: 'UTC' })
   timeZone: string = 'UTC';
+
+  @Field(() => Int, { description: 'Days live-tracking positions are kept (1–3650, default 90); older ones are deleted daily.' })
+  @Property({ type: 'integer', default: 90 })
+  positionRetentionDays: number = 90;
 }

@@ -20,6 +20,7 @@ export interface WorkspaceConfigInput {
   pageLimit?: number;
   chatbotEnabled?: boolean;
   timeZone?: string;
+  positionRetentionDays?: number;
 }
 
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
@@ -63,6 +64,7 @@ export class WorkspaceService {
     if (input.pageLimit != null) changes.pageLimit = this.pageLimit(input.pageLimit);
     if (input.chatbotEnabled != null) changes.chatbotEnabled = input.chatbotEnabled;
     if (input.timeZone != null) changes.timeZone = await this.timeZone(ctx, input.timeZone);
+    if (input.positionRetentionDays != null) changes.positionRetentionDays = positionRetentionDays(input.positionRetentionDays);
     const config = await ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
     ctx.em.assign(config, changes);
     await ctx.em.flush();
@@ -93,6 +95,12 @@ export class WorkspaceService {
     if (!Number.isInteger(value) || value < 1 || value > 100) throw new ValidationError('pageLimit', 'must be an integer from 1 to 100');
     return value;
   }
+}
+
+/** Live-tracking positions are kept from 1 day to 10 years. */
+function positionRetentionDays(value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > 3650) throw new ValidationError('positionRetentionDays', 'must be an integer from 1 to 3650');
+  return value;
 }
 
 /** Whether Node's Intl can show times in the zone. */

@@ -40,6 +40,9 @@ export class WorkspaceConfigInput {
 
   @Field({ nullable: true, description: 'IANA time zone, e.g. Asia/Kolkata' })
   timeZone?: string;
+
+  @Field(() => Int, { nullable: true, description: 'Days live-tracking positions are kept, 1–3650' })
+  positionRetentionDays?: number;
 }
 
 @InputType({ description: 'Self-service signup: a new workspace and its first admin.' })
