@@ -5,6 +5,36 @@ import type { LivePosition } from '../../src/domains/tracking/tracking-statement
 import type { TrackResult, TrailRead } from '../../src/domains/tracking/tracking.service';
 import { DateString, Nullable, Timestamp } from '../schemas';
 
+/** What a position says, in the live map and in a trail alike. */
+const POSITION_FIELDS = {
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  accuracy_m: Nullable(Type.Number()),
+  speed_mps: Nullable(Type.Number()),
+  heading: Nullable(Type.Number()),
+  battery_pct: Nullable(Type.Integer()),
+  is_charging: Nullable(Type.Boolean()),
+  is_mock: Nullable(Type.Boolean()),
+  recorded_at: Timestamp,
+  received_at: Timestamp,
+};
+
+/** The position fields of a live row or a trail point. */
+function positionFields(p: Pick<LivePosition, 'latitude' | 'longitude' | 'accuracyM' | 'speedMps' | 'heading' | 'batteryPct' | 'isCharging' | 'isMock' | 'recordedAt' | 'receivedAt'>) {
+  return {
+    latitude: p.latitude,
+    longitude: p.longitude,
+    accuracy_m: p.accuracyM,
+    speed_mps: p.speedMps,
+    heading: p.heading,
+    battery_pct: p.batteryPct,
+    is_charging: p.isCharging,
+    is_mock: p.isMock,
+    recorded_at: p.recordedAt,
+    received_at: p.receivedAt,
+  };
+}
+
 /** What a batch of positions did. */
 export const TrackResultBody = Type.Object({
   accepted: Type.Integer({ description: 'Positions stored' }),
@@ -23,34 +53,13 @@ export const LivePositionBody = Type.Object({
   user_id: Type.Integer(),
   user_name: Type.String(),
   user_type: Type.Integer({ description: '0 admin, 1 employee' }),
-  latitude: Type.Number(),
-  longitude: Type.Number(),
-  accuracy_m: Nullable(Type.Number()),
-  speed_mps: Nullable(Type.Number()),
-  heading: Nullable(Type.Number()),
-  battery_pct: Nullable(Type.Integer()),
-  is_charging: Nullable(Type.Boolean()),
-  is_mock: Nullable(Type.Boolean()),
-  recorded_at: Timestamp,
-  received_at: Timestamp,
+  ...POSITION_FIELDS,
   staleness_seconds: Type.Integer({ description: 'now − recorded_at' }),
   on_duty: Type.Boolean({ description: 'Checked in today and not yet out' }),
 });
 
 /** One point of a trail. */
-const TrailPointBody = Type.Object({
-  id: Type.Integer(),
-  recorded_at: Timestamp,
-  received_at: Timestamp,
-  latitude: Type.Number(),
-  longitude: Type.Number(),
-  accuracy_m: Nullable(Type.Number()),
-  speed_mps: Nullable(Type.Number()),
-  heading: Nullable(Type.Number()),
-  battery_pct: Nullable(Type.Integer()),
-  is_charging: Nullable(Type.Boolean()),
-  is_mock: Nullable(Type.Boolean()),
-});
+const TrailPointBody = Type.Object({ id: Type.Integer(), ...POSITION_FIELDS });
 
 /** One user's breadcrumb of one local day. */
 export const TrailBody = Type.Object({
@@ -72,35 +81,14 @@ export function presentLivePosition(p: LivePosition) {
     user_id: p.userId,
     user_name: p.userName,
     user_type: p.userType,
-    latitude: p.latitude,
-    longitude: p.longitude,
-    accuracy_m: p.accuracyM,
-    speed_mps: p.speedMps,
-    heading: p.heading,
-    battery_pct: p.batteryPct,
-    is_charging: p.isCharging,
-    is_mock: p.isMock,
-    recorded_at: p.recordedAt,
-    received_at: p.receivedAt,
+    ...positionFields(p),
     staleness_seconds: p.stalenessSeconds,
     on_duty: p.onDuty,
   };
 }
 
 function presentPoint(p: Row<Position>) {
-  return {
-    id: p.id,
-    recorded_at: p.recordedAt,
-    received_at: p.receivedAt,
-    latitude: p.latitude,
-    longitude: p.longitude,
-    accuracy_m: p.accuracyM,
-    speed_mps: p.speedMps,
-    heading: p.heading,
-    battery_pct: p.batteryPct,
-    is_charging: p.isCharging,
-    is_mock: p.isMock,
-  };
+  return { id: p.id, ...positionFields(p) };
 }
 
 export function presentTrail(t: TrailRead) {
