@@ -31,7 +31,7 @@ import { errorEnvelope } from '../helpers/envelope';
 
 const WEBHOOKS = '/api/v1/developer/webhooks';
 const DELIVERIES = '/api/v1/developer/webhook-deliveries';
-const SUPPORTED = ['order.created', 'order.delivered', 'order.cancelled', 'user.created'];
+const SUPPORTED = ['order.created', 'order.delivered', 'order.cancelled', 'user.created', 'leave.approved', 'leave.rejected'];
 const SUPPORTED_TEXT = SUPPORTED.join(', ');
 const DEFAULT_EVENTS = 'order.created,order.delivered';
 const SECRET_SHAPE = /^whsec_[0-9a-f]{64}$/;
