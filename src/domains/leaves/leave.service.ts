@@ -8,7 +8,7 @@ import type { PageRequest, Paginated } from '../../lists/page-request';
 import { sortable } from '../../lists/sort';
 import * as rules from '../../validation/rules';
 import { ActiveStatus } from '../../db/active-status';
-import { isCustomer } from '../auth/permissions';
+import { requireStaff } from '../auth/permissions';
 import { User, UserType } from '../users/user.entity';
 import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { workspaceToday } from '../workspace/local-day';
@@ -156,8 +156,8 @@ export class LeaveService {
 
   /** Whose leave an application is: an employee's own; an admin's own unless named; a key must name one. */
   private applicantOf(ctx: RequestContext, userId: number | null | undefined): number {
+    requireStaff(ctx);
     const principal = ctx.requirePrincipal();
-    if (isCustomer(ctx)) throw new ForbiddenError('Only workspace staff may do this');
     if (principal.kind === 'apiKey') {
       if (userId == null) throw new ValidationError('userId', 'is required when an API key applies: whose leave it is');
       return userId;
@@ -170,8 +170,8 @@ export class LeaveService {
 
   /** Customers 403; an employee's own user id; null for admins and keys (every leave of the workspace). */
   private ownLeavesOf(ctx: RequestContext): number | null {
+    requireStaff(ctx);
     const principal = ctx.requirePrincipal();
-    if (isCustomer(ctx)) throw new ForbiddenError('Only workspace staff may do this');
     return principal.kind === 'session' && principal.userType === UserType.EMPLOYEE ? principal.userId : null;
   }
 
