@@ -10,6 +10,7 @@ import { masterRoutes } from './routes/masters.routes';
 import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
+import { leaveRoutes } from './routes/leaves.routes';
 import { productRoutes } from './routes/products.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { trackingRoutes } from './routes/tracking.routes';
@@ -35,6 +36,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   dashboardRoutes,
   exportRoutes,
   trackingRoutes,
+  leaveRoutes,
 ];
 
 /**

@@ -5,6 +5,7 @@ import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
+import { leavesDomain } from './leaves';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { paymentsDomain } from './payments';
@@ -33,6 +34,7 @@ export const DOMAINS: readonly DomainModule[] = [
   attendanceDomain,
   paymentsDomain,
   trackingDomain,
+  leavesDomain,
 ];
 
 /**

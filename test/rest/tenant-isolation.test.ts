@@ -78,6 +78,10 @@ describe('tenant isolation', () => {
       payload: { positions: [{ device_time: new Date().toISOString(), latitude: 22.5, longitude: 72.9 }] },
     });
     expect(tracked.statusCode, tracked.body).toBe(201);
+    const today = new Date().toISOString().slice(0, 10);
+    const leave = { leave_type: 1, from_date: today, to_date: today, reason: 'Wedding' };
+    const applied = await t.request({ method: 'POST', url: '/api/v1/leaves', token: employee.token, payload: leave });
+    expect(applied.statusCode, applied.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,
