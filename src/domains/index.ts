@@ -7,6 +7,7 @@ import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module
 import { exportsDomain } from './exports';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
+import { salesPlanDomain } from './sales-plan';
 import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
 import { usersDomain } from './users';
@@ -31,6 +32,7 @@ export const DOMAINS: readonly DomainModule[] = [
   workspaceDomain,
   attendanceDomain,
   paymentsDomain,
+  salesPlanDomain,
 ];
 
 /**
