@@ -71,6 +71,13 @@ describe('tenant isolation', () => {
     const employee = await createUser(t, ws, UserType.EMPLOYEE);
     const checkedIn = await t.request({ method: 'POST', url: '/api/v1/attendance/check-in', token: employee.token });
     expect(checkedIn.statusCode, checkedIn.body).toBe(201);
+    const target = await t.request({
+      method: 'POST',
+      url: '/api/v1/sales-plan/targets',
+      token: ws.token,
+      payload: { user_id: employee.id, period_type: 1, period_start: '2026-11-01', product_class_id: catalog.productClassId, target_amount: 1000 },
+    });
+    expect(target.statusCode, target.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,
