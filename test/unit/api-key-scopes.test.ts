@@ -39,18 +39,18 @@ describe('API key scopes', () => {
   });
 
   it.each([
-    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
-    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
-    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
-    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
-    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, reports'],
+    ['delete', 'scopes has unknown token "delete"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, sales_plan, reports'],
+    ['read,,orders', 'scopes has an empty token; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, sales_plan, reports'],
+    ['', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, sales_plan, reports'],
+    ['  ', 'scopes must name at least one scope: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, sales_plan, reports'],
+    ['auth', 'scopes has unknown token "auth"; allowed: read, write, *, orders, users, products, masters, dashboard, exports, workspace, attendance, payments, sales_plan, reports'],
   ])('refuses %j with 400', (given, message) => {
     expect(refusal(() => normalizeScopes('scopes', given))).toEqual({ status: 400, message });
   });
 
   it('lists every action and resource token', () => {
     expect(policy.tokens).toEqual(['read', 'write', '*', ...scopedGroups]);
-    expect(scopedGroups).toEqual(['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'workspace', 'attendance', 'payments', 'reports']);
+    expect(scopedGroups).toEqual(['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'workspace', 'attendance', 'payments', 'sales_plan', 'reports']);
     expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'billing', 'platform', 'super-admin', 'portal', 'driver-app', 'support']);
   });
 
