@@ -12,6 +12,7 @@ import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { leaveRoutes } from './routes/leaves.routes';
 import { productRoutes } from './routes/products.routes';
+import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { userRoutes } from './routes/users.routes';
@@ -37,6 +38,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   exportRoutes,
   trackingRoutes,
   leaveRoutes,
+  salesPlanRoutes,
 ];
 
 /**

@@ -8,6 +8,7 @@ import { exportsDomain } from './exports';
 import { leavesDomain } from './leaves';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
+import { salesPlanDomain } from './sales-plan';
 import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
 import { trackingDomain } from './tracking';
@@ -35,6 +36,7 @@ export const DOMAINS: readonly DomainModule[] = [
   paymentsDomain,
   trackingDomain,
   leavesDomain,
+  salesPlanDomain,
 ];
 
 /**

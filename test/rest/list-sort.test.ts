@@ -61,6 +61,20 @@ const LISTS: SortedList[] = [
     table: 'attendance',
     columns: { date: 'day', check_in_at: 'check_in_at', check_out_at: 'check_out_at', id: 'id' },
   },
+  {
+    url: '/sales-plan/targets',
+    graphql: { field: 'salesTargets', enumOf: (f) => f.toUpperCase() },
+    table: 'sales_target',
+    columns: {
+      period_start: 'period_start',
+      period_type: 'period_type',
+      user_id: 'user_id',
+      target_amount: 'target_amount',
+      target_quantity: 'target_quantity',
+      created_at: 'created_at',
+      id: 'id',
+    },
+  },
 ];
 
 describe('sort on every list', () => {
@@ -122,6 +136,20 @@ describe('sort on every list', () => {
       const res = await t.request({ method: 'POST', url: '/api/v1/attendance/check-in', token: employee.token, payload: {} });
       expect(res.statusCode, res.body).toBe(201);
       if (i === 1) expect((await t.request({ method: 'POST', url: '/api/v1/attendance/check-out', token: employee.token, payload: {} })).statusCode).toBe(200);
+      // Sales targets: equal amounts and periods on purpose, some amounts or quantities absent.
+      for (const [periodType, periodStart, amount, quantity] of [
+        [1, '2026-11-01', 500, null],
+        [2, '2026-10-01', 500, 30],
+        [1, '2026-12-01', null, 30],
+      ] as const) {
+        const target = await t.request({
+          method: 'POST',
+          url: '/api/v1/sales-plan/targets',
+          token: ws.token,
+          payload: { user_id: employee.id, period_type: periodType, period_start: periodStart, target_amount: amount, target_quantity: quantity },
+        });
+        expect(target.statusCode, target.body).toBe(201);
+      }
     }
   });
   afterAll(() => t.close());
@@ -189,6 +217,7 @@ function typeName(list: SortedList): string {
     '/users': 'User',
     '/masters/towns': 'Master',
     '/attendance': 'Attendance',
+    '/sales-plan/targets': 'SalesTarget',
   };
   return names[list.url];
 }

@@ -82,6 +82,13 @@ describe('tenant isolation', () => {
     const leave = { leave_type: 1, from_date: today, to_date: today, reason: 'Wedding' };
     const applied = await t.request({ method: 'POST', url: '/api/v1/leaves', token: employee.token, payload: leave });
     expect(applied.statusCode, applied.body).toBe(201);
+    const target = await t.request({
+      method: 'POST',
+      url: '/api/v1/sales-plan/targets',
+      token: ws.token,
+      payload: { user_id: employee.id, period_type: 1, period_start: '2026-11-01', product_class_id: catalog.productClassId, target_amount: 1000 },
+    });
+    expect(target.statusCode, target.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,

@@ -17,6 +17,7 @@ import { Migration20261126130000 } from './Migration20261126130000';
 import { Migration20261126140000 } from './Migration20261126140000';
 import { Migration20261127010000 } from './Migration20261127010000';
 import { Migration20261127040000 } from './Migration20261127040000';
+import { Migration20261127050000 } from './Migration20261127050000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126140000', class: Migration20261126140000 },
   { name: 'Migration20261127010000', class: Migration20261127010000 },
   { name: 'Migration20261127040000', class: Migration20261127040000 },
+  { name: 'Migration20261127050000', class: Migration20261127050000 },
 ];
