@@ -8,6 +8,7 @@ import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
 import { deliverWebhook } from './deliver_webhook';
+import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 
 /** What tasks need from the process that runs them. */
@@ -26,6 +27,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     delete_expired_sign_in_codes,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
+    materialise_beat_plan_days: materialiseBeatPlanDays(deps.orm),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
   };
   return tasks;

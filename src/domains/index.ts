@@ -1,6 +1,7 @@
 import type { CronItem } from 'graphile-worker';
 import { apiKeysDomain } from './api-keys';
 import { attendanceDomain } from './attendance';
+import { beatPlansDomain } from './beat-plans';
 import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
@@ -31,6 +32,7 @@ export const DOMAINS: readonly DomainModule[] = [
   workspaceDomain,
   attendanceDomain,
   paymentsDomain,
+  beatPlansDomain,
 ];
 
 /**
