@@ -102,7 +102,8 @@ export class BeatPlanService {
     if (!plan) throw new NotFoundError('Beat plan template', id);
     if (plan.status !== ActiveStatus.ACTIVE) throw new ConflictError(`Beat plan template ${id} is deactivated`);
     const routeChanged = input.routeId != null && input.routeId !== plan.route.id;
-    const outlets = input.outlets != null && input.outlets.length > 0 ? input.outlets : routeChanged ? null : undefined;
+    // Given: replaces the list (empty: the route's active outlets by name); omitted: kept, unless the route changes.
+    const outlets = input.outlets != null ? (input.outlets.length > 0 ? input.outlets : null) : routeChanged ? null : undefined;
     const fields = await this.checked(em, {
       userId: input.userId ?? plan.user.id,
       routeId: input.routeId ?? plan.route.id,
