@@ -152,6 +152,34 @@ describe('beat plans (REST)', () => {
     expect((await t.request({ method: 'DELETE', url: `/api/v1/beat-plans/templates/${theirs}`, apiKey: readKey.key })).statusCode).toBe(403);
   });
 
+  it('PUT changes fields and replaces outlets; a new route takes its outlets by name; refusals change nothing', async () => {
+    const e = await createUser(t, ws, UserType.EMPLOYEE);
+    const created = await req('POST', '/beat-plans/templates', { user_id: e.id, route_id: m.route, weekday: 5, effective_from: '2030-05-03', outlets: [m.outlets['Metro Mart']] });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.id;
+    const read = async () => (await req('GET', `/beat-plans/templates/${id}`)).json().data;
+    const before = await read();
+    const refusals: Array<[object, number, RegExp]> = [
+      [{ outlets: [m.outlets['Apna Kirana'], otherMasters.outlets.Elsewhere] }, 400, /^outlets\[1\] /],
+      [{ effective_to: '2030-01-01' }, 400, /^effective_to /],
+      [{ user_id: ws.adminId }, 400, /^user_id /],
+      [{ weekday: 3, user_id: employee2.id, effective_from: '2030-04-01' }, 409, /overlapping/],
+    ];
+    for (const [body, status, message] of refusals) {
+      const res = await req('PUT', `/beat-plans/templates/${id}`, body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json().message).toMatch(message);
+      expect(await read()).toEqual(before);
+    }
+    const changed = await req('PUT', `/beat-plans/templates/${id}`, { frequency: 2, effective_to: '2030-12-31', outlets: [m.outlets['Sharma Stores'], m.outlets['Apna Kirana']] });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().data).toMatchObject({ frequency: 2, effective_to: '2030-12-31', outlets: [{ outlet_name: 'Sharma Stores', sequence: 1 }, { outlet_name: 'Apna Kirana', sequence: 2 }] });
+    const second = await masters(ws, ['Zulu', 'Bravo']);
+    const moved = await req('PUT', `/beat-plans/templates/${id}`, { route_id: second.route, effective_to: null });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().data).toMatchObject({ route_id: second.route, effective_to: null, outlets: [{ outlet_name: 'Bravo' }, { outlet_name: 'Zulu' }] });
+  });
+
   it('future days follow the frequency: fortnightly every second week, monthly the n-th weekday', async () => {
     const e = await createUser(t, ws, UserType.EMPLOYEE);
     const monday = nextWeekday('2031-03-05', 1); // 2031-03-10
