@@ -26,6 +26,8 @@ export const TASK_PAYLOADS = {
   delete_expired_sign_in_codes: cronPayload,
   delete_old_webhook_deliveries: cronPayload,
   delete_old_positions: cronPayload,
+  /** Hourly: freezes today's beat plan day instances of every workspace whose local day has started. */
+  materialise_beat_plan_days: cronPayload,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The identifier of a task the worker runs. */

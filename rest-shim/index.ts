@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
+import { beatPlanRoutes } from './routes/beat-plans.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
@@ -39,6 +40,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   trackingRoutes,
   leaveRoutes,
   salesPlanRoutes,
+  beatPlanRoutes,
 ];
 
 /**

@@ -9,6 +9,7 @@ import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_positions } from './delete_old_positions';
 import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
 import { deliverWebhook } from './deliver_webhook';
+import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 
 /** What tasks need from the process that runs them. */
@@ -28,6 +29,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     delete_old_positions,
     delete_old_webhook_deliveries,
     deliver_webhook: deliverWebhook(deps.webhooks),
+    materialise_beat_plan_days: materialiseBeatPlanDays(deps.orm),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
   };
   return tasks;

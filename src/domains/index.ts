@@ -1,6 +1,7 @@
 import type { CronItem } from 'graphile-worker';
 import { apiKeysDomain } from './api-keys';
 import { attendanceDomain } from './attendance';
+import { beatPlansDomain } from './beat-plans';
 import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
@@ -37,6 +38,7 @@ export const DOMAINS: readonly DomainModule[] = [
   trackingDomain,
   leavesDomain,
   salesPlanDomain,
+  beatPlansDomain,
 ];
 
 /**
