@@ -100,7 +100,6 @@ describe('tenant isolation', () => {
     const paid = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { order_id: order.id, amount: 1 } });
     expect(paid.statusCode, paid.body).toBe(201);
     // A beat plan template written last week (revised_on moved back), so that reading today freezes today's day instance.
-    const today = new Date().toISOString().slice(0, 10);
     const weekday = ((new Date().getUTCDay() + 6) % 7) + 1;
     const plan = await t.request({ method: 'POST', url: '/api/v1/beat-plans/templates', token: ws.token, payload: { user_id: employee.id, route_id: masters.routes, weekday, effective_from: today } });
     expect(plan.statusCode, plan.body).toBe(201);
