@@ -13,6 +13,7 @@ import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
 import { trackingDomain } from './tracking';
 import { usersDomain } from './users';
+import { visitsDomain } from './visits';
 import { webhooksDomain } from './webhooks';
 import { workspaceDomain } from './workspace';
 
@@ -37,6 +38,7 @@ export const DOMAINS: readonly DomainModule[] = [
   trackingDomain,
   leavesDomain,
   salesPlanDomain,
+  visitsDomain,
 ];
 
 /**
