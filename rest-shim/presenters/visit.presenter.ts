@@ -5,7 +5,7 @@ import { DateString, Nullable, Timestamp } from '../schemas';
 /** A visit: its check-in, check-out, geo-verification and outcome. */
 export const VisitBody = Type.Object({
   id: Type.Integer(),
-  client_ref: Type.String({ format: 'uuid', description: 'The device’s UUID of the visit' }),
+  client_ref: Type.String({ description: 'The device’s UUID of the visit' }),
   user_id: Type.Integer(),
   user_name: Type.String(),
   outlet_id: Type.Integer(),

@@ -18,7 +18,7 @@ const POINT = {
 };
 
 const CheckInBody = Type.Object({
-  client_ref: Type.String({ format: 'uuid', description: 'A UUID the device generated for the visit: sent again, it answers the first visit (200)' }),
+  client_ref: Type.String({ maxLength: 64, description: 'A UUID the device generated for the visit: sent again, it answers the first visit (200)' }),
   outlet_id: id('An active outlet of the workspace'),
   ...POINT,
 });
