@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
+import { visitFacts } from '../../src/domains/visits/visit-facts';
 import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { checkInBody, checkOutBody, createNoSaleReason, createOutlet, northOfOutlet, OUTLET_AT, visitCount } from '../helpers/visit-fixtures';
@@ -317,6 +318,42 @@ describe('visits', () => {
       expect((await checkIn({ token: employee.token }, body)).json().errors[0].field).toBe('outlet_id');
       expect((await checkIn({ token: other.employee.token }, body)).statusCode).toBe(201);
       expect((await get({ token: employee.token }, id)).json().data.status).toBe(2);
+    });
+  });
+
+  describe('visitFacts', () => {
+    it('reads a workspace’s visits of a day range, by user, in one statement, never another workspace’s', async () => {
+      const { ws, employee: a, outletId } = await field();
+      const b = await createUser(t, ws, UserType.EMPLOYEE);
+      const reason = await createNoSaleReason(t, ws);
+      const a1 = await visitIn({ token: a.token }, outletId, 10);
+      expect((await checkOut({ token: a.token }, a1, checkOutBody({ outcome: 2, no_sale_reason_id: reason }))).statusCode).toBe(200);
+      const b1 = await visitIn({ token: b.token }, outletId, 5);
+      const other = await field();
+      await visitIn({ token: other.employee.token }, other.outletId);
+      const today = new Date().toISOString().slice(0, 10);
+      const em = t.orm.em.fork();
+      t.queries.reset();
+      const facts = await visitFacts(em, ws.organizationId, null, today, today);
+      expect(t.queries.count).toBe(1);
+      expect(facts.map((f) => f.visitId).sort()).toEqual([a1, b1].sort());
+      expect(facts.find((f) => f.visitId === a1)).toEqual({
+        visitId: a1,
+        userId: a.id,
+        outletId,
+        visitDate: today,
+        status: 3,
+        outcome: 2,
+        orderId: null,
+        geoVerified: true,
+        checkInAt: expect.any(Date),
+        checkOutAt: expect.any(Date),
+        noSaleReasonId: reason,
+      });
+      expect(facts.find((f) => f.visitId === b1)).toMatchObject({ userId: b.id, status: 2, outcome: null, geoVerified: null, checkOutAt: null });
+      expect((await visitFacts(em, ws.organizationId, [b.id], today, today)).map((f) => f.visitId)).toEqual([b1]);
+      expect(await visitFacts(em, ws.organizationId, [], today, today)).toEqual([]);
+      expect(await visitFacts(em, ws.organizationId, null, '2001-01-01', '2001-01-31')).toEqual([]);
     });
   });
 
