@@ -1,4 +1,4 @@
-import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Float, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Row } from '../../db/entity-rows';
 import { COST, pageCost } from '../../graphql/costs';
 import type { GraphqlContext } from '../../graphql/context';
@@ -13,6 +13,7 @@ import { User } from '../users/user.entity';
 import { visitRowOf } from './visit-read';
 import { Visit, VisitOutcome, VisitStatus } from './visit.entity';
 import { VISIT_SORT } from './visit.service';
+import { CheckInVisitInput, CheckOutVisitInput } from './visit.types';
 
 const VisitPage = PageOf(Visit, 'Visit');
 
@@ -32,48 +33,6 @@ class VisitListArgs extends SortedPageArgs(VISIT_SORT) {
 
   @Field(() => VisitOutcome, { nullable: true })
   outcome?: VisitOutcome | null;
-}
-
-@InputType({ description: 'Where and when the device was.' })
-class VisitPointInput {
-  @Field(() => Date, { description: 'The device’s time (ISO 8601); at most 5 minutes ahead of the server.' })
-  deviceTime!: Date;
-
-  @Field(() => Float, { description: '-90 to 90' })
-  latitude!: number;
-
-  @Field(() => Float, { description: '-180 to 180' })
-  longitude!: number;
-
-  @Field(() => Float, { nullable: true, description: 'Metres, 0 to 100000' })
-  accuracyM?: number | null;
-
-  @Field(() => Boolean, { nullable: true })
-  isMock?: boolean | null;
-}
-
-@InputType({ description: 'A check-in on an outlet; the same clientRef again answers the first visit.' })
-class CheckInVisitInput extends VisitPointInput {
-  @Field({ description: 'A UUID the device generated for the visit.' })
-  clientRef!: string;
-
-  @Field(() => Int, { description: 'An active outlet of the workspace.' })
-  outletId!: number;
-}
-
-@InputType({ description: 'A check-out with its outcome: orderId for ORDER, noSaleReasonId for NO_SALE.' })
-class CheckOutVisitInput extends VisitPointInput {
-  @Field(() => VisitOutcome)
-  outcome!: VisitOutcome;
-
-  @Field(() => Int, { nullable: true, description: 'Outcome ORDER: a non-cancelled order you created.' })
-  orderId?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Outcome NO_SALE: an active no-sale reason.' })
-  noSaleReasonId?: number | null;
-
-  @Field(() => String, { nullable: true, description: 'At most 500 characters.' })
-  remarks?: string | null;
 }
 
 @Authorized()
