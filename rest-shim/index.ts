@@ -16,6 +16,7 @@ import { productRoutes } from './routes/products.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { trackingRoutes } from './routes/tracking.routes';
+import { visitRoutes } from './routes/visits.routes';
 import { userRoutes } from './routes/users.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { workspaceRoutes } from './routes/workspace.routes';
@@ -40,6 +41,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   trackingRoutes,
   leaveRoutes,
   salesPlanRoutes,
+  visitRoutes,
   beatPlanRoutes,
 ];
 

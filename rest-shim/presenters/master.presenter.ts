@@ -38,6 +38,11 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
     body: Type.Object({ ...id, production_unit_name: Type.String(), ...tail }),
     present: ({ record }) => ({ production_unit_name: record.name }),
   },
+  'no-sale-reasons': {
+    nameField: 'no_sale_reason',
+    body: Type.Object({ ...id, no_sale_reason: Type.String(), ...tail }),
+    present: ({ record }) => ({ no_sale_reason: record.name }),
+  },
   outlets: {
     nameField: 'outlet_name',
     body: Type.Object({

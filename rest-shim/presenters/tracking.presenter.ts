@@ -56,6 +56,7 @@ export const LivePositionBody = Type.Object({
   ...POSITION_FIELDS,
   staleness_seconds: Type.Integer({ description: 'now − recorded_at' }),
   on_duty: Type.Boolean({ description: 'Checked in today and not yet out' }),
+  current_visit_id: Nullable(Type.Integer({ description: 'The user’s visit in progress, if any' })),
 });
 
 /** One point of a trail. */
@@ -84,6 +85,7 @@ export function presentLivePosition(p: LivePosition) {
     ...positionFields(p),
     staleness_seconds: p.stalenessSeconds,
     on_duty: p.onDuty,
+    current_visit_id: p.currentVisitId,
   };
 }
 

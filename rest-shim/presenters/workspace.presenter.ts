@@ -33,6 +33,8 @@ export const WorkspaceConfigBody = Type.Object({
   chatbot_enabled: Type.Boolean(),
   time_zone: Type.String({ description: 'IANA time zone (extension)' }),
   position_retention_days: Type.Integer({ description: 'Days live-tracking positions are kept, 1–3650 (extension)' }),
+  visit_radius_m: Type.Integer({ description: 'Metres from an outlet’s tag within which a visit is geo-verified, 10–5000 (extension)' }),
+  visit_min_dwell_minutes: Type.Integer({ description: 'Minutes a visit must last to be geo-verified, 0–240 (extension)' }),
 });
 
 /** The workspace as the Workspace resource shows it. */
@@ -67,5 +69,7 @@ export function presentWorkspaceConfig(c: Row<WorkspaceConfig>) {
     chatbot_enabled: c.chatbotEnabled,
     time_zone: c.timeZone,
     position_retention_days: c.positionRetentionDays,
+    visit_radius_m: c.visitRadiusM,
+    visit_min_dwell_minutes: c.visitMinDwellMinutes,
   };
 }

@@ -16,6 +16,7 @@ const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {
   towns: {},
   routes: { town_id: Type.Integer({ minimum: 1 }) },
   'production-units': {},
+  'no-sale-reasons': {},
   outlets: {
     town_id: Type.Integer({ minimum: 1 }),
     route_id: Type.Integer({ minimum: 1, description: 'A route of the town' }),
@@ -61,7 +62,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           tags: [TAG],
-          summary: `List ${kind.replace('-', ' ')}`,
+          summary: `List ${kind.replaceAll('-', ' ')}`,
           querystring: listQuery({ status: StatusFilter }, { sort: MASTER_SORT, search: 'Matches the name' }),
           response: listResponse(body),
         },
@@ -75,7 +76,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.post(
       path,
-      { schema: { tags: [TAG], summary: `Create one of ${kind.replace('-', ' ')} (admins only)`, body: createBody, response: createdResponse(body) } },
+      { schema: { tags: [TAG], summary: `Create one of ${kind.replaceAll('-', ' ')} (admins only)`, body: createBody, response: createdResponse(body) } },
       async (request, reply) => {
         const input = toInput(kind, request.body as Record<string, unknown>);
         const record = await restFieldNames(nameField, () => app.services.masters.create(request.ctx, kind, input));
@@ -88,7 +89,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           tags: [TAG],
-          summary: `Change one of ${kind.replace('-', ' ')} (admins only); omitted fields stay`,
+          summary: `Change one of ${kind.replaceAll('-', ' ')} (admins only); omitted fields stay`,
           params: IdParams,
           body: updateBody,
           response: changedResponse(body),
@@ -106,7 +107,7 @@ export const masterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           tags: [TAG],
-          summary: `Deactivate one of ${kind.replace('-', ' ')} (admins only): status 0, the record stays; 409 while an active record uses it`,
+          summary: `Deactivate one of ${kind.replaceAll('-', ' ')} (admins only): status 0, the record stays; 409 while an active record uses it`,
           params: IdParams,
           response: changedResponse(body),
         },

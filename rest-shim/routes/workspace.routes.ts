@@ -19,6 +19,8 @@ const UpdateConfigBody = Type.Object(
     chatbot_enabled: Type.Optional(Type.Boolean({ description: 'Extension' })),
     time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone, e.g. Asia/Kolkata (extension)' })),
     position_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Days live-tracking positions are kept (extension); default 90' })),
+    visit_radius_m: Type.Optional(Type.Integer({ minimum: 10, maximum: 5000, description: 'Metres from an outlet’s tag within which a visit is geo-verified (extension); default 100' })),
+    visit_min_dwell_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 240, description: 'Minutes a visit must last to be geo-verified (extension); default 2' })),
   },
   { minProperties: 1 },
 );
@@ -66,6 +68,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         chatbotEnabled: b.chatbot_enabled,
         timeZone: b.time_zone,
         positionRetentionDays: b.position_retention_days,
+        visitRadiusM: b.visit_radius_m,
+        visitMinDwellMinutes: b.visit_min_dwell_minutes,
       });
       return changed('Workspace configuration updated', presentWorkspaceConfig(config));
     },

@@ -14,6 +14,7 @@ import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
 import { trackingDomain } from './tracking';
 import { usersDomain } from './users';
+import { visitsDomain } from './visits';
 import { webhooksDomain } from './webhooks';
 import { workspaceDomain } from './workspace';
 
@@ -38,6 +39,7 @@ export const DOMAINS: readonly DomainModule[] = [
   trackingDomain,
   leavesDomain,
   salesPlanDomain,
+  visitsDomain,
   beatPlansDomain,
 ];
 

@@ -3,12 +3,13 @@ import { UserType } from '../../src/domains/users/user.entity';
 import { createApiKey, createUser, createWorkspace } from '../helpers/fixtures';
 import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { checkInBody, createOutlet } from '../helpers/visit-fixtures';
 import { checkInHoursAgo, positionCount, secondsFromNow, todayIn, useNoonZone } from '../helpers/tracking-fixtures';
 
 const TRACK = `mutation ($input: TrackPositionsInput!) { trackPositions(input: $input) { accepted rejected { index reason } checkedInAt } }`;
 const LIVE = `query ($userId: Int, $onDuty: Boolean, $sort: [LivePositionSort!]) {
   livePositions(userId: $userId, onDuty: $onDuty, sort: $sort) {
-    nodes { userId userName latitude longitude batteryPct isCharging stalenessSeconds onDuty recordedAt receivedAt }
+    nodes { userId userName latitude longitude batteryPct isCharging stalenessSeconds onDuty currentVisitId recordedAt receivedAt }
     pageInfo { total }
   }
 }`;
@@ -80,6 +81,16 @@ describe('tracking over GraphQL', () => {
     expect(map.nodes[0].stalenessSeconds).toBeGreaterThanOrEqual(199);
     expect(map.nodes[0].stalenessSeconds).toBeLessThan(260);
     expect(map.nodes[0].latitude).toBe(12.9816);
+    expect(map.nodes.map((n: { currentVisitId: number | null }) => n.currentVisitId)).toEqual([null, null]);
+    // b's visit in progress is b's current visit on the map.
+    const outletId = await createOutlet(t, ws);
+    const visit = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: b.token, payload: checkInBody(outletId) });
+    expect(visit.statusCode, visit.body).toBe(201);
+    const withVisit = expectGraphqlData(await t.graphql(LIVE, { sort: [{ field: 'BATTERY_PCT', direction: 'ASC' }] }, ws.token)).livePositions;
+    expect(withVisit.nodes.map((n: { userId: number; currentVisitId: number | null }) => [n.userId, n.currentVisitId])).toEqual([
+      [a.id, null],
+      [b.id, visit.json().data.id],
+    ]);
 
     const own = expectGraphqlData(await t.graphql(LIVE, {}, b.token)).livePositions;
     expect(own.nodes.map((n: { userId: number }) => n.userId)).toEqual([b.id]);

@@ -130,6 +130,8 @@ describe('POST /api/v1/signup/register', () => {
           chatbot_enabled: false,
           time_zone: 'UTC',
           position_retention_days: 90,
+          visit_radius_m: 100,
+          visit_min_dwell_minutes: 2,
         },
         workspace: {
           workspace_id: workspace.workspace_id,

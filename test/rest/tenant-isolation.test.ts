@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityClass } from '@mikro-orm/core';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
 import { errorEnvelope } from '../helpers/envelope';
 
-const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets'] as const;
+const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets', 'no-sale-reasons'] as const;
 type Kind = (typeof KINDS)[number];
 const NAME_FIELD: Record<Kind, string> = {
   'product-classes': 'product_class',
@@ -21,6 +22,7 @@ const NAME_FIELD: Record<Kind, string> = {
   routes: 'route_name',
   'production-units': 'production_unit_name',
   outlets: 'outlet_name',
+  'no-sale-reasons': 'no_sale_reason',
 };
 
 /** Everything one workspace holds, by id. */
@@ -57,6 +59,7 @@ describe('tenant isolation', () => {
       routes: await make('routes', { route_name: `Route ${n}`, town_id: town }),
       'production-units': await make('production-units', { production_unit_name: `Unit ${n}` }),
       outlets: 0,
+      'no-sale-reasons': await make('no-sale-reasons', { no_sale_reason: `Shop closed ${n}` }),
     };
     masters.outlets = await make('outlets', { outlet_name: `Outlet ${n}`, route_id: masters.routes, town_id: town, phone: uniquePhone() });
     const tagged = await t.request({ method: 'POST', url: `/api/v1/masters/outlets/${masters.outlets}/tag`, token: ws.token, payload: { latitude: 1, longitude: 2 } });
@@ -82,6 +85,16 @@ describe('tenant isolation', () => {
     const leave = { leave_type: 1, from_date: today, to_date: today, reason: 'Wedding' };
     const applied = await t.request({ method: 'POST', url: '/api/v1/leaves', token: employee.token, payload: leave });
     expect(applied.statusCode, applied.body).toBe(201);
+    const visitAt = { device_time: new Date(Date.now() - 600_000).toISOString(), latitude: 1, longitude: 2 };
+    const visited = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: employee.token, payload: { client_ref: randomUUID(), outlet_id: masters.outlets, ...visitAt } });
+    expect(visited.statusCode, visited.body).toBe(201);
+    const checkedOut = await t.request({
+      method: 'POST',
+      url: `/api/v1/visits/${visited.json().data.id}/check-out`,
+      token: employee.token,
+      payload: { ...visitAt, device_time: new Date().toISOString(), outcome: 2, no_sale_reason_id: masters['no-sale-reasons'] },
+    });
+    expect(checkedOut.statusCode, checkedOut.body).toBe(200);
     const target = await t.request({
       method: 'POST',
       url: '/api/v1/sales-plan/targets',
@@ -396,6 +409,7 @@ describe('tenant isolation', () => {
       await rest('REST dashboard stats', '/api/v1/dashboard/stats');
       await rest('REST monthly sales', '/api/v1/dashboard/monthly-sales');
       await rest('REST live positions', '/api/v1/tracking/live');
+      await rest('REST visits', '/api/v1/visits?limit=100');
       for (const kind of ['orders', 'users', 'sales']) await rest(`export ${kind}`, `/api/v1/exports/${kind}`, { apiKey: exportsKey });
       const gql = async (name: string, query: string, variables: Record<string, unknown> = {}) => {
         const res = await t.graphql(query, variables, B.ws.token);
@@ -406,6 +420,7 @@ describe('tenant isolation', () => {
       await gql('GraphQL order', `query ($id: Int!) { order(id: $id) { id customer { firstName } ${items} } }`, { id: B.orderId });
       await gql('GraphQL dashboard', '{ dashboardStats { orderInitiatedCount totalCollection totalTaggedOutlets todayAttendance } }');
       await gql('GraphQL live positions', '{ livePositions { nodes { userId userName } } }');
+      await gql('GraphQL visits', '{ visits(limit: 100) { nodes { id user { firstName } outlet { name } noSaleReason { name } } } }');
       await gql('GraphQL monthly sales', '{ monthlySales { id productClass productBreakdown { productName quantity } } }');
       return out;
     }

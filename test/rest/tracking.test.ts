@@ -3,6 +3,7 @@ import { UserType } from '../../src/domains/users/user.entity';
 import { haversineMetres } from '../../src/domains/tracking/distance';
 import { createApiKey, createUser, createWorkspace, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { checkInBody, checkOutBody, createOutlet } from '../helpers/visit-fixtures';
 import { checkInHoursAgo, positionCount, secondsFromNow, todayIn, useNoonZone } from '../helpers/tracking-fixtures';
 
 /** Live tracking over REST: duty-bounded positions, the live map, the day's trail. */
@@ -183,11 +184,22 @@ describe('tracking', () => {
         received_at: expect.any(String),
         staleness_seconds: expect.any(Number),
         on_duty: true,
+        current_visit_id: null,
       });
       expect(rowA.staleness_seconds).toBeGreaterThanOrEqual(119);
       expect(rowA.staleness_seconds).toBeLessThan(180);
       expect(new Date(rowA.received_at).getTime()).toBeGreaterThan(new Date(rowA.recorded_at).getTime());
       expect(body.data[0]).toMatchObject({ user_id: b.id, battery_pct: 60, is_charging: true, on_duty: false });
+
+      // The current visit: the user's visit in progress, until checked out.
+      const outletId = await createOutlet(t, ws);
+      const visit = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: a.token, payload: checkInBody(outletId) });
+      expect(visit.statusCode, visit.body).toBe(201);
+      const visitId = visit.json().data.id;
+      const currentVisits = async () => Object.fromEntries((await live({ token: ws.token })).json().data.map((r: { user_id: number; current_visit_id: number | null }) => [r.user_id, r.current_visit_id]));
+      expect(await currentVisits()).toEqual({ [a.id]: visitId, [b.id]: null });
+      expect((await t.request({ method: 'POST', url: `/api/v1/visits/${visitId}/check-out`, token: a.token, payload: checkOutBody() })).statusCode).toBe(200);
+      expect(await currentVisits()).toEqual({ [a.id]: null, [b.id]: null });
 
       expect((await live({ token: ws.token }, '?on_duty=true')).json().data.map((r: { user_id: number }) => r.user_id)).toEqual([a.id]);
       expect((await live({ token: ws.token }, '?on_duty=false')).json().data.map((r: { user_id: number }) => r.user_id)).toEqual([b.id]);

@@ -43,6 +43,8 @@ describe('REST /api/v1/workspace/config', () => {
     chatbot_enabled: false,
     time_zone: 'UTC',
     position_retention_days: 90,
+    visit_radius_m: 100,
+    visit_min_dwell_minutes: 2,
   });
 
   beforeAll(async () => {
@@ -120,6 +122,8 @@ describe('REST /api/v1/workspace/config', () => {
         chatbot_enabled: true,
         time_zone: 'asia/kolkata',
         position_retention_days: 30,
+        visit_radius_m: 250,
+        visit_min_dwell_minutes: 5,
       });
       expect(res.statusCode, res.body).toBe(200);
       const expected = {
@@ -138,6 +142,8 @@ describe('REST /api/v1/workspace/config', () => {
         chatbot_enabled: true,
         time_zone: 'Asia/Kolkata',
         position_retention_days: 30,
+        visit_radius_m: 250,
+        visit_min_dwell_minutes: 5,
       };
       expect(res.json()).toEqual({ response_code: 200, message: expect.any(String), data: expected });
       expect(res.json().message.length).toBeGreaterThan(0);
@@ -163,6 +169,10 @@ describe('REST /api/v1/workspace/config', () => {
       ['time_zone', ' utc ', 'UTC'],
       ['position_retention_days', 1, 1],
       ['position_retention_days', 3650, 3650],
+      ['visit_radius_m', 10, 10],
+      ['visit_radius_m', 5000, 5000],
+      ['visit_min_dwell_minutes', 0, 0],
+      ['visit_min_dwell_minutes', 240, 240],
       ['org_address', '', ''],
       ['gstin', '', ''],
     ])('changing only %s to %j leaves the other fields unchanged', async (field, value, stored) => {
@@ -224,6 +234,11 @@ describe('REST /api/v1/workspace/config', () => {
       ['position_retention_days', 0, /^position_retention_days must be >= 1$/],
       ['position_retention_days', 3651, /^position_retention_days must be <= 3650$/],
       ['position_retention_days', 7.5, /^position_retention_days /],
+      ['visit_radius_m', 9, /^visit_radius_m must be >= 10$/],
+      ['visit_radius_m', 5001, /^visit_radius_m must be <= 5000$/],
+      ['visit_min_dwell_minutes', -1, /^visit_min_dwell_minutes must be >= 0$/],
+      ['visit_min_dwell_minutes', 241, /^visit_min_dwell_minutes must be <= 240$/],
+      ['visit_min_dwell_minutes', 1.5, /^visit_min_dwell_minutes /],
       ['org_footer_name', 'x'.repeat(201), /^org_footer_name /],
     ];
 

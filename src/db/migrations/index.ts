@@ -16,6 +16,7 @@ import { Migration20261126120000 } from './Migration20261126120000';
 import { Migration20261126130000 } from './Migration20261126130000';
 import { Migration20261126140000 } from './Migration20261126140000';
 import { Migration20261127010000 } from './Migration20261127010000';
+import { Migration20261127020000 } from './Migration20261127020000';
 import { Migration20261127030000 } from './Migration20261127030000';
 import { Migration20261127040000 } from './Migration20261127040000';
 import { Migration20261127050000 } from './Migration20261127050000';
@@ -39,6 +40,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126130000', class: Migration20261126130000 },
   { name: 'Migration20261126140000', class: Migration20261126140000 },
   { name: 'Migration20261127010000', class: Migration20261127010000 },
+  { name: 'Migration20261127020000', class: Migration20261127020000 },
   { name: 'Migration20261127030000', class: Migration20261127030000 },
   { name: 'Migration20261127040000', class: Migration20261127040000 },
   { name: 'Migration20261127050000', class: Migration20261127050000 },

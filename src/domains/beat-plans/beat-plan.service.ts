@@ -17,7 +17,7 @@ import { BeatFrequency, BeatPlan, BeatPlanOutlet } from './beat-plan.entity';
 import { readTemplates, type BeatPlanTemplateRead } from './beat-plan-read';
 import { dayPlans, freezeStartedDaysOf, templateRowOf } from './beat-plan-days';
 import { mergeDayOutlets, type DayOutletView } from './day-view';
-import { visitFactsOfDay } from './day-visits';
+import { visitFacts } from '../visits/visit-facts';
 import { monthlyOrdinalOf } from './plan-dates';
 
 export interface BeatPlanTemplateInput {
@@ -184,7 +184,7 @@ export class BeatPlanService {
     const userIds = ownOnly !== null ? [ownOnly] : query.userId != null ? [query.userId] : null;
     const plans = await dayPlans(ctx.em, organizationId, date, userIds, today);
     if (plans.length === 0) return [];
-    const visits = await visitFactsOfDay(ctx.em, organizationId, plans.map((p) => p.userId), date);
+    const visits = await visitFacts(ctx.em, organizationId, plans.map((p) => p.userId), date, date);
     return plans.map((p) => ({ ...p, outlets: mergeDayOutlets(p.outlets, visits.filter((v) => v.userId === p.userId)) }));
   }
 

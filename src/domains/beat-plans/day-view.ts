@@ -1,16 +1,8 @@
-/** What the day view needs of one visit of the day (from the visits domain, see day-visits.ts). */
-export interface VisitFact {
-  visitId: number;
-  outletId: number;
-  /** 2 in progress, 3 completed, 4 abandoned. */
-  status: number;
-  /** 1 order, 2 no sale, 3 collection only, 4 phone call; null while open. */
-  outcome: number | null;
-  orderId: number | null;
-}
+import { VisitOutcome, VisitStatus } from '../visits/visit.entity';
+import type { VisitFact as Visit } from '../visits/visit-facts';
 
-export const VISIT_COMPLETED = 3;
-export const OUTCOME_ORDER = 1;
+/** What the day view needs of one visit of the day (the visits domain's `visitFacts`). */
+export type VisitFact = Pick<Visit, 'visitId' | 'outletId' | 'status' | 'outcome' | 'orderId'>;
 
 /** A planned outlet of a day. */
 export interface PlannedOutlet {
@@ -40,8 +32,8 @@ export function mergeDayOutlets(planned: readonly PlannedOutlet[], visits: reado
     .sort((a, b) => a.sequence - b.sequence)
     .map((outlet) => {
       const own = byOutlet.get(outlet.outletId) ?? [];
-      const completed = own.filter((v) => v.status === VISIT_COMPLETED);
-      const productive = completed.filter((v) => v.outcome === OUTCOME_ORDER);
+      const completed = own.filter((v) => v.status === VisitStatus.COMPLETED);
+      const productive = completed.filter((v) => v.outcome === VisitOutcome.ORDER);
       const shown = productive[0] ?? completed[0] ?? [...own].sort((a, b) => b.visitId - a.visitId)[0] ?? null;
       return { ...outlet, visited: completed.length > 0, productive: productive.length > 0, visitId: shown?.visitId ?? null };
     });

@@ -4,6 +4,7 @@ import { defineDomain } from '../domain-module';
 import { MASTER_RESOLVERS } from './master.resolver';
 import { MasterService } from './master.service';
 import { NamedRecord } from './named-record.entity';
+import { NoSaleReason } from './no-sale-reason.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
@@ -19,13 +20,15 @@ declare module '../domain-module' {
     route: RowLoader<Row<Route>>;
     productionUnit: RowLoader<Row<ProductionUnit>>;
     productClass: RowLoader<Row<ProductClass>>;
+    outlet: RowLoader<Row<Outlet>>;
+    noSaleReason: RowLoader<Row<NoSaleReason>>;
   }
 }
 
-/** The named lists orders and people refer to: towns, routes, production units, product classes, outlets. */
+/** The named lists orders and people refer to: towns, routes, production units, product classes, outlets, no-sale reasons. */
 export const mastersDomain = defineDomain({
   name: 'masters',
-  entities: [NamedRecord, Town, Route, ProductionUnit, ProductClass, Outlet],
+  entities: [NamedRecord, Town, Route, ProductionUnit, ProductClass, Outlet, NoSaleReason],
   services: () => ({ masters: new MasterService() }),
   resolvers: MASTER_RESOLVERS,
   loaders: ({ ctx: { em }, columns }) => ({
@@ -33,6 +36,8 @@ export const mastersDomain = defineDomain({
     route: byId(em, Route, columns),
     productionUnit: byId(em, ProductionUnit, columns),
     productClass: byId(em, ProductClass, columns),
+    outlet: byId(em, Outlet, columns),
+    noSaleReason: byId(em, NoSaleReason, columns),
   }),
   routeGroups: { masters: 'scoped' },
 });

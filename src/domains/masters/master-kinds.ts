@@ -7,6 +7,7 @@ import { Order, OrderStatus } from '../orders/order.entity';
 import { Product } from '../products/product.entity';
 import { Role } from '../users/role.entity';
 import { User } from '../users/user.entity';
+import { NoSaleReason } from './no-sale-reason.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
@@ -31,7 +32,7 @@ export interface MasterInput {
 }
 
 /** The master records users, products and orders refer to. */
-export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet;
+export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet | NoSaleReason;
 
 /**
  * Records of another kind that name a master record and, while active, keep it from being
@@ -157,6 +158,16 @@ export const MASTER_KINDS = {
     uniqueWith: (data, current) => ({ route: data.route ?? current?.route }),
     usedBy: [], // nothing names an outlet
   } satisfies MasterKind<Outlet>,
+  'no-sale-reasons': {
+    entity: NoSaleReason,
+    label: 'No-sale reason',
+    places: [],
+    extras: none,
+    uniqueWith: noScope,
+    // Nothing blocks deactivation: an inactive reason is refused for new check-outs, and the
+    // visits that already name it keep it.
+    usedBy: [],
+  } satisfies MasterKind<NoSaleReason>,
 };
 
 export type MasterKindName = keyof typeof MASTER_KINDS;

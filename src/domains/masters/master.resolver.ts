@@ -8,7 +8,8 @@ import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
 import type { MasterEntity, MasterKindName } from './master-kinds';
 import type { MasterRead, MasterRow } from './master-read';
-import { MasterListArgs, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { MasterListArgs, NoSaleReasonInput, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { NoSaleReason } from './no-sale-reason.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
 import { ProductionUnit } from './production-unit.entity';
@@ -118,6 +119,7 @@ export const MASTER_RESOLVERS = [
   masterResolver('routes', Route, RouteInput, 'Route', 'routes'),
   masterResolver('production-units', ProductionUnit, ProductionUnitInput, 'ProductionUnit', 'productionUnits'),
   masterResolver('outlets', Outlet, OutletInput, 'Outlet', 'outlets'),
+  masterResolver('no-sale-reasons', NoSaleReason, NoSaleReasonInput, 'NoSaleReason', 'noSaleReasons'),
   RouteFieldsResolver,
   OutletFieldsResolver,
 ];

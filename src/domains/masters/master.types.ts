@@ -24,6 +24,9 @@ export class TownInput {
 @InputType({ description: 'A production unit; on update, omitted fields stay as they are.' })
 export class ProductionUnitInput extends TownInput {}
 
+@InputType({ description: 'A no-sale reason (why a visit ended without an order); on update, omitted fields stay as they are.' })
+export class NoSaleReasonInput extends TownInput {}
+
 @InputType({ description: 'A route in a town; townId is required on create.' })
 export class RouteInput extends TownInput {
   @Field(() => Int, { nullable: true })

@@ -65,7 +65,8 @@ function required(field: string, value: number | null | undefined): number {
   return value;
 }
 
-function instant(field: string, value: string | Date | null | undefined): Date {
+/** An ISO 8601 instant with its offset (or a Date from GraphQL), else a 400 naming `field`. */
+export function instant(field: string, value: string | Date | null | undefined): Date {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new ValidationError(field, 'must be an ISO 8601 timestamp');
     return value;

@@ -4,6 +4,7 @@ import type { Paginated } from '../../lists/page-request';
 import { sortable, type ResolvedSort } from '../../lists/sort';
 import { pickedOrder } from '../../lists/sql-sort';
 import { UserType } from '../users/user.entity';
+import { VisitStatus } from '../visits/visit.entity';
 import type { CheckedPosition } from './position-input';
 
 /**
@@ -55,8 +56,8 @@ export interface LivePosition {
   stalenessSeconds: number;
   /** Checked in today (the workspace's local day) and not yet out. */
   onDuty: boolean;
-  // current_visit_id plugs in here once visits land: the in-progress visit of the user, read in
-  // findLivePage's `live` CTE (see the comment there).
+  /** The user's visit in progress (at most one: visit_one_open_per_user), else null. */
+  currentVisitId: number | null;
 }
 
 /** The live list's sortable fields (columns of the `live` CTE); the freshest position first by default. */
@@ -90,7 +91,7 @@ export interface LiveConditions {
  * rows): 1.1 ms, against 243 ms for DISTINCT ON (user_id) over the workspace's positions, which
  * sorts them all. A latest-position table would cost an upsert on every batch (and a row lock
  * contended by a user's concurrent batches) to save about a millisecond: not worth it. One raw statement: rooted at `u.organization_id` bound to the
- * organization, the positions and the attendance matched on organization_id too.
+ * organization, the positions, the attendance and the visit in progress matched on organization_id too.
  */
 export async function findLivePage(
   em: EntityManager,
@@ -103,8 +104,6 @@ export async function findLivePage(
   if (conditions.userId !== undefined) where.push(sql`u.id = ${conditions.userId}`);
   if (conditions.onDuty !== undefined) where.push(conditions.onDuty ? raw('a.id is not null') : raw('a.id is null'));
   const ordered = pickedOrder(page.sort);
-  // current_visit_id: a left join of the user's in-progress visit (organization_id matched, as
-  // here for attendance) adds one column to this CTE and to LivePosition.
   const [row] = await executeSql<{ count: number; rows: LiveJson[] | null }>(
     em,
     sql`with live as (
@@ -112,13 +111,15 @@ export async function findLivePage(
           p.latitude, p.longitude, p.accuracy_m, p.speed_mps, p.heading, p.battery_pct, p.is_charging, p.is_mock,
           p.recorded_at, p.received_at,
           greatest(0, floor(extract(epoch from now() - p.recorded_at)))::int as staleness_seconds,
-          a.id is not null as on_duty
+          a.id is not null as on_duty,
+          cv.id as current_visit_id
         from app_user u
         cross join lateral (
           select p.* from user_position p where p.organization_id = u.organization_id and p.user_id = u.id
           order by p.recorded_at desc limit 1
         ) p
         ${t.leftJoin('attendance', 'a', sql`a.user_id = u.id and a.day = ${conditions.today}::date and a.check_out_at is null`)}
+        ${t.leftJoin('visit', 'cv', sql`cv.user_id = u.id and cv.status = ${VisitStatus.IN_PROGRESS}`)}
         where ${joinSql(where, ' and ')}
       )
       select (select count(*)::int from live) as count,
@@ -126,7 +127,8 @@ export async function findLivePage(
             'positionId', x.position_id, 'userId', x.user_id, 'userName', x.user_name, 'userType', x.user_type,
             'latitude', x.latitude, 'longitude', x.longitude, 'accuracyM', x.accuracy_m, 'speedMps', x.speed_mps,
             'heading', x.heading, 'batteryPct', x.battery_pct, 'isCharging', x.is_charging, 'isMock', x.is_mock,
-            'recordedAt', x.recorded_at, 'receivedAt', x.received_at, 'stalenessSeconds', x.staleness_seconds, 'onDuty', x.on_duty
+            'recordedAt', x.recorded_at, 'receivedAt', x.received_at, 'stalenessSeconds', x.staleness_seconds, 'onDuty', x.on_duty,
+            'currentVisitId', x.current_visit_id
           ) order by x.n)
           from (select live.*, row_number() over (order by ${raw(ordered.orderBy)}) as n from live order by ${raw(ordered.orderBy)} limit ${page.limit} offset ${page.offset}) x
         ) as rows`,

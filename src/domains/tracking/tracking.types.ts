@@ -109,6 +109,9 @@ export class LivePosition {
 
   @Field({ description: 'Checked in today (the workspace’s local day) and not yet out.' })
   onDuty!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'The user’s visit in progress, if any.' })
+  currentVisitId!: number | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'One user’s positions of one local day, oldest first.' })

@@ -20,6 +20,8 @@ export class WorkspaceConfig extends TenantEntity<
   | 'chatbotEnabled'
   | 'timeZone'
   | 'positionRetentionDays'
+  | 'visitRadiusM'
+  | 'visitMinDwellMinutes'
 > {
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 2048, nullable: true })
@@ -72,4 +74,12 @@ export class WorkspaceConfig extends TenantEntity<
   @Field(() => Int, { description: 'Days live-tracking positions are kept (1–3650, default 90); older ones are deleted daily.' })
   @Property({ type: 'integer', default: 90 })
   positionRetentionDays: number = 90;
+
+  @Field(() => Int, { description: 'Metres from an outlet’s tagged location within which a visit is geo-verified (10–5000, default 100).' })
+  @Property({ type: 'integer', default: 100 })
+  visitRadiusM: number = 100;
+
+  @Field(() => Int, { description: 'Minutes a visit must last to be geo-verified (0–240, default 2).' })
+  @Property({ type: 'integer', default: 2 })
+  visitMinDwellMinutes: number = 2;
 }

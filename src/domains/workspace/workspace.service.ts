@@ -21,6 +21,8 @@ export interface WorkspaceConfigInput {
   chatbotEnabled?: boolean;
   timeZone?: string;
   positionRetentionDays?: number;
+  visitRadiusM?: number;
+  visitMinDwellMinutes?: number;
 }
 
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
@@ -65,6 +67,8 @@ export class WorkspaceService {
     if (input.chatbotEnabled != null) changes.chatbotEnabled = input.chatbotEnabled;
     if (input.timeZone != null) changes.timeZone = await this.timeZone(ctx, input.timeZone);
     if (input.positionRetentionDays != null) changes.positionRetentionDays = positionRetentionDays(input.positionRetentionDays);
+    if (input.visitRadiusM != null) changes.visitRadiusM = integerIn('visitRadiusM', input.visitRadiusM, 10, 5000);
+    if (input.visitMinDwellMinutes != null) changes.visitMinDwellMinutes = integerIn('visitMinDwellMinutes', input.visitMinDwellMinutes, 0, 240);
     const config = await ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
     ctx.em.assign(config, changes);
     await ctx.em.flush();
@@ -111,4 +115,10 @@ function isFormattable(zone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A whole number within [min, max] (the visit radius in metres, the minimum dwell in minutes). */
+function integerIn(field: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new ValidationError(field, `must be an integer from ${min} to ${max}`);
+  return value;
 }

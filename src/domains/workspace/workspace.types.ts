@@ -43,6 +43,12 @@ export class WorkspaceConfigInput {
 
   @Field(() => Int, { nullable: true, description: 'Days live-tracking positions are kept, 1–3650' })
   positionRetentionDays?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Metres within which a visit is geo-verified, 10–5000' })
+  visitRadiusM?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Minutes a visit must last to be geo-verified, 0–240' })
+  visitMinDwellMinutes?: number;
 }
 
 @InputType({ description: 'Self-service signup: a new workspace and its first admin.' })

@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import type { VisitRead } from '../../src/domains/visits/visit-read';
+import { DateString, Nullable, Timestamp } from '../schemas';
+
+/** A visit: its check-in, check-out, geo-verification and outcome. */
+export const VisitBody = Type.Object({
+  id: Type.Integer(),
+  client_ref: Type.String({ description: 'The device’s UUID of the visit' }),
+  user_id: Type.Integer(),
+  user_name: Type.String(),
+  outlet_id: Type.Integer(),
+  outlet_name: Type.String(),
+  status: Type.Integer({ description: '2 in_progress, 3 completed, 4 abandoned (1 planned is only shown by beat-plan days)' }),
+  visit_date: DateString,
+  check_in_at: Timestamp,
+  check_in_device_time: Timestamp,
+  check_in_latitude: Type.Number(),
+  check_in_longitude: Type.Number(),
+  check_in_accuracy_m: Nullable(Type.Number()),
+  check_in_is_mock: Nullable(Type.Boolean()),
+  check_out_at: Nullable(Timestamp),
+  check_out_device_time: Nullable(Timestamp),
+  check_out_latitude: Nullable(Type.Number()),
+  check_out_longitude: Nullable(Type.Number()),
+  check_out_accuracy_m: Nullable(Type.Number()),
+  check_out_is_mock: Nullable(Type.Boolean()),
+  distance_from_outlet_m: Nullable(Type.Number({ description: 'Metres from the check-in point to the outlet’s tag; null when untagged' })),
+  dwell_seconds: Nullable(Type.Integer({ description: 'Check-out minus check-in device time' })),
+  geo_verified: Nullable(Type.Boolean({ description: 'Decided at check-out: within radius_m and at least min_dwell_minutes; false when untagged' })),
+  radius_m: Nullable(Type.Integer({ description: 'The workspace radius it was decided with' })),
+  min_dwell_minutes: Nullable(Type.Integer({ description: 'The workspace minimum dwell it was decided with' })),
+  outcome: Nullable(Type.Integer({ description: '1 order, 2 no_sale, 3 collection_only, 4 phone_call' })),
+  order_id: Nullable(Type.Integer()),
+  no_sale_reason_id: Nullable(Type.Integer()),
+  remarks: Nullable(Type.String()),
+});
+
+/** A visit with its user's and outlet's names. */
+export function presentVisit({ visit: v, user, outlet }: VisitRead) {
+  return {
+    id: v.id,
+    client_ref: v.clientRef,
+    user_id: user.id,
+    user_name: `${user.firstName} ${user.lastName}`,
+    outlet_id: outlet.id,
+    outlet_name: outlet.name,
+    status: v.status,
+    visit_date: v.visitDate,
+    check_in_at: v.checkInAt,
+    check_in_device_time: v.checkInDeviceTime,
+    check_in_latitude: v.checkInLatitude,
+    check_in_longitude: v.checkInLongitude,
+    check_in_accuracy_m: v.checkInAccuracyM,
+    check_in_is_mock: v.checkInIsMock,
+    check_out_at: v.checkOutAt,
+    check_out_device_time: v.checkOutDeviceTime,
+    check_out_latitude: v.checkOutLatitude,
+    check_out_longitude: v.checkOutLongitude,
+    check_out_accuracy_m: v.checkOutAccuracyM,
+    check_out_is_mock: v.checkOutIsMock,
+    distance_from_outlet_m: v.distanceFromOutletM,
+    dwell_seconds: v.dwellSeconds,
+    geo_verified: v.geoVerified,
+    radius_m: v.radiusM,
+    min_dwell_minutes: v.minDwellMinutes,
+    outcome: v.outcome,
+    order_id: v.order,
+    no_sale_reason_id: v.noSaleReason,
+    remarks: v.remarks,
+  };
+}
