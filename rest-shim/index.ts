@@ -11,6 +11,7 @@ import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { productRoutes } from './routes/products.routes';
+import { reportRoutes } from './routes/reports.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { userRoutes } from './routes/users.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
@@ -33,6 +34,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   paymentRoutes,
   dashboardRoutes,
   exportRoutes,
+  reportRoutes,
 ];
 
 /**

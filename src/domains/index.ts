@@ -9,6 +9,7 @@ import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
+import { reportsDomain } from './reports';
 import { usersDomain } from './users';
 import { webhooksDomain } from './webhooks';
 import { workspaceDomain } from './workspace';
@@ -31,6 +32,7 @@ export const DOMAINS: readonly DomainModule[] = [
   workspaceDomain,
   attendanceDomain,
   paymentsDomain,
+  reportsDomain,
 ];
 
 /**
@@ -38,7 +40,6 @@ export const DOMAINS: readonly DomainModule[] = [
  * fixes for them; a domain that comes to serve one declares it again.
  */
 const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
-  reports: 'scoped',
   billing: 'refused',
   platform: 'refused',
   'super-admin': 'refused',
