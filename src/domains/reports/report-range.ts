@@ -24,7 +24,7 @@ export async function reportRange(em: EntityManager, organizationId: number, inp
   const given = input.dateTo == null ? null : calendarDate('dateTo', input.dateTo);
   const dateTo = given ?? (await workspaceToday(em, organizationId));
   const dateFrom = from ?? `${dateTo.slice(0, 7)}-01`;
-  if (dateFrom > dateTo) throw new ValidationError('dateFrom', given === null ? 'must not be after today (the default dateTo)' : 'must not be after dateTo');
+  if (dateFrom > dateTo) throw new ValidationError('dateFrom', given === null ? 'must not be after today, where the range ends by default' : 'must not be after dateTo');
   if (daysBetween(dateFrom, dateTo) + 1 > MAX_REPORT_DAYS) {
     throw new ValidationError('dateTo', `must be at most ${MAX_REPORT_DAYS} days from dateFrom, both included (${dateFrom} to ${dateTo} is ${daysBetween(dateFrom, dateTo) + 1})`);
   }
