@@ -15,6 +15,7 @@ import { Migration20261126110000 } from './Migration20261126110000';
 import { Migration20261126120000 } from './Migration20261126120000';
 import { Migration20261126130000 } from './Migration20261126130000';
 import { Migration20261126140000 } from './Migration20261126140000';
+import { Migration20261127060000 } from './Migration20261127060000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126120000', class: Migration20261126120000 },
   { name: 'Migration20261126130000', class: Migration20261126130000 },
   { name: 'Migration20261126140000', class: Migration20261126140000 },
+  { name: 'Migration20261127060000', class: Migration20261127060000 },
 ];
