@@ -27,6 +27,7 @@ import { SqlCapture } from './lib/sql-capture';
 import { measureApiThroughput } from './pairs/api-throughput';
 import { measureLargeWorkspaces } from './pairs/large-workspaces';
 import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
+import { measureSalesReport } from './pairs/sales-report';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
 
     const figures: Figure[] = [];
     const pairs: Array<[PairName, () => Promise<Figure[]>]> = [
-      ['api', () => measureApiThroughput(ctx)],
+      ['api', async () => [...(await measureApiThroughput(ctx)), ...(await measureSalesReport(ctx))]],
       ['xlsx', () => measureXlsx(ctx, xlsxSmall!, xlsxLarge!)],
       ['pdf', () => measurePdf(ctx, pdf!)],
       ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],

@@ -14,6 +14,7 @@ import { paymentRoutes } from './routes/payments.routes';
 import { leaveRoutes } from './routes/leaves.routes';
 import { productRoutes } from './routes/products.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
+import { reportRoutes } from './routes/reports.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { visitRoutes } from './routes/visits.routes';
@@ -43,6 +44,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   salesPlanRoutes,
   visitRoutes,
   beatPlanRoutes,
+  reportRoutes,
 ];
 
 /**

@@ -13,6 +13,7 @@ import { salesPlanDomain } from './sales-plan';
 import { paymentsDomain } from './payments';
 import { productsDomain } from './products';
 import { trackingDomain } from './tracking';
+import { reportsDomain } from './reports';
 import { usersDomain } from './users';
 import { visitsDomain } from './visits';
 import { webhooksDomain } from './webhooks';
@@ -41,6 +42,7 @@ export const DOMAINS: readonly DomainModule[] = [
   salesPlanDomain,
   visitsDomain,
   beatPlansDomain,
+  reportsDomain,
 ];
 
 /**
@@ -48,7 +50,6 @@ export const DOMAINS: readonly DomainModule[] = [
  * fixes for them; a domain that comes to serve one declares it again.
  */
 const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
-  reports: 'scoped',
   billing: 'refused',
   platform: 'refused',
   super_admin: 'refused',

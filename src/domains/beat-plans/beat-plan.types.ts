@@ -4,14 +4,14 @@ import { BeatFrequency } from './beat-plan.entity';
 import type { BeatPlanTemplateRead } from './beat-plan-read';
 import type { BeatPlanDayView } from './beat-plan.service';
 
-@ObjectType('BeatPlanTemplateOutlet', { description: 'An outlet of a template, in visiting order.' })
+@ObjectType('BeatPlanTemplateOutlet', { simpleResolvers: true, description: 'An outlet of a template, in visiting order.' })
 export class BeatPlanTemplateOutletType {
   @Field(() => Int) outletId!: number;
   @Field() outletName!: string;
   @Field(() => Int) sequence!: number;
 }
 
-@ObjectType('BeatPlanTemplate', { description: 'An employee × route × weekday template that generates day plans.' })
+@ObjectType('BeatPlanTemplate', { simpleResolvers: true, description: 'An employee × route × weekday template that generates day plans.' })
 export class BeatPlanTemplateType {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
@@ -29,14 +29,14 @@ export class BeatPlanTemplateType {
   @Field(() => [BeatPlanTemplateOutletType]) outlets!: BeatPlanTemplateOutletType[];
 }
 
-@ObjectType('BeatPlanDayOutlet', { description: 'A planned outlet of a day and what that day’s visits did there.' })
+@ObjectType('BeatPlanDayOutlet', { simpleResolvers: true, description: 'A planned outlet of a day and what that day’s visits did there.' })
 export class BeatPlanDayOutletType extends BeatPlanTemplateOutletType {
   @Field({ description: 'A completed visit exists.' }) visited!: boolean;
   @Field({ description: 'A completed visit ended with an order.' }) productive!: boolean;
   @Field(() => Int, { nullable: true }) visitId!: number | null;
 }
 
-@ObjectType('BeatPlanDay', { description: 'One employee’s plan of one local day.' })
+@ObjectType('BeatPlanDay', { simpleResolvers: true, description: 'One employee’s plan of one local day.' })
 export class BeatPlanDayType {
   @Field({ description: 'YYYY-MM-DD, the workspace’s local day' }) date!: string;
   @Field(() => Int) userId!: number;

@@ -1,0 +1,22 @@
+import { defineDomain } from '../domain-module';
+import { ReportsResolver } from './reports.resolver';
+import { SalesReportService } from './sales-report.service';
+
+declare module '../domain-module' {
+  interface Services {
+    salesReport: SalesReportService;
+  }
+}
+
+/**
+ * Reports: read-only aggregates under /reports (the `reports` route group and API-key scope; every
+ * request spends the report budget, REST by its group, GraphQL by `@Budget('reports')`). Each report
+ * is its own service, statement and types beside the shared range and access rules
+ * (report-range.ts, report-access.ts).
+ */
+export const reportsDomain = defineDomain({
+  name: 'reports',
+  services: () => ({ salesReport: new SalesReportService() }),
+  resolvers: [ReportsResolver],
+  routeGroups: { reports: 'scoped' },
+});
