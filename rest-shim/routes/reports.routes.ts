@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../envelope';
+import { BeatProductivityBody, presentBeatProductivity } from '../presenters/beat-productivity.presenter';
 import { presentSalesReport, SalesReportBody } from '../presenters/sales-report.presenter';
 import { DateString, okResponse } from '../schemas';
 import { SalesReportGroupBy, SalesReportPeriod } from '../../src/domains/reports/sales-report.types';
@@ -22,7 +23,12 @@ const SalesReportQuery = Type.Object(
   },
 );
 
-/** GET /reports/sales (the `reports` group: the report budget, 20 a minute and 200 an hour per caller). */
+const BeatProductivityQuery = Type.Object({
+  date: Type.Optional({ ...DateString, description: 'The day, YYYY-MM-DD (default: today, the workspace’s local day)' }),
+  user_id: { ...Id, description: 'One employee (employees: only themselves)' },
+});
+
+/** GET /reports/sales and /reports/beat-productivity (the `reports` group: the report budget, 20 a minute and 200 an hour per caller). */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reports/sales',
@@ -49,6 +55,22 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         productionUnitId: q.production_unit_id,
       });
       return ok(presentSalesReport(report));
+    },
+  );
+
+  app.get(
+    '/reports/beat-productivity',
+    {
+      schema: {
+        tags: ['Reports'],
+        summary: 'Per active employee with a beat plan or a visit on the day: calls, rates, lines per call, order value, time in field, no-sale reasons and a 0–100 score with its components and reasons (staff; employees see themselves)',
+        querystring: BeatProductivityQuery,
+        response: okResponse(BeatProductivityBody),
+      },
+    },
+    async (request) => {
+      const report = await app.services.beatProductivity.report(request.ctx, { date: request.query.date, userId: request.query.user_id });
+      return ok(presentBeatProductivity(report));
     },
   );
 };

@@ -28,6 +28,8 @@ export const COST = {
   monthlySales: 45_000,
   /** `salesReport`: one statement over a range's order lines (10,000 orders: a month 8 ms, a year 85–160 ms; README, Reports). */
   salesReport: 30_000,
+  /** `beatProductivity`: one day's plans, visits, leave, orders and reasons (six indexed statements). */
+  beatProductivity: 15_000,
   /** A mutation: its checks, writes and the answer's reads in one transaction. */
   write: 5_000,
   /** A mutation that hashes a password (Argon2id, about 25 ms of CPU). */

@@ -1,10 +1,12 @@
 import { defineDomain } from '../domain-module';
+import { BeatProductivityService } from './beat-productivity.service';
 import { ReportsResolver } from './reports.resolver';
 import { SalesReportService } from './sales-report.service';
 
 declare module '../domain-module' {
   interface Services {
     salesReport: SalesReportService;
+    beatProductivity: BeatProductivityService;
   }
 }
 
@@ -16,7 +18,7 @@ declare module '../domain-module' {
  */
 export const reportsDomain = defineDomain({
   name: 'reports',
-  services: () => ({ salesReport: new SalesReportService() }),
+  services: () => ({ salesReport: new SalesReportService(), beatProductivity: new BeatProductivityService() }),
   resolvers: [ReportsResolver],
   routeGroups: { reports: 'scoped' },
 });

@@ -3,6 +3,7 @@ import { Budget } from '../../graphql/budget';
 import type { GraphqlContext } from '../../graphql/context';
 import { COST } from '../../graphql/costs';
 import { InGroup } from '../../graphql/route-group';
+import { BeatProductivityInput, BeatProductivityReport } from './beat-productivity.types';
 import { SalesReport, SalesReportInput } from './sales-report.types';
 
 @Authorized()
@@ -17,5 +18,18 @@ export class ReportsResolver {
   })
   salesReport(@Arg('filter', () => SalesReportInput) filter: SalesReportInput, @Ctx() { ctx, services }: GraphqlContext): Promise<SalesReport> {
     return services.salesReport.report(ctx, filter);
+  }
+
+  @InGroup('reports')
+  @Budget('reports')
+  @Query(() => BeatProductivityReport, {
+    complexity: COST.beatProductivity,
+    description: 'Per active employee with a beat plan or a visit on the day: planned, total and productive calls, rates, lines per call, order value, time in field, no-sale reasons and a 0–100 score with its components and reasons (staff; employees see themselves). Counts toward the report rate limit.',
+  })
+  beatProductivity(
+    @Arg('filter', () => BeatProductivityInput, { nullable: true }) filter: BeatProductivityInput | null,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<BeatProductivityReport> {
+    return services.beatProductivity.report(ctx, filter ?? {});
   }
 }
