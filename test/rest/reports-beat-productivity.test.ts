@@ -71,7 +71,7 @@ describe('GET /api/v1/reports/beat-productivity', () => {
     reason = { id: await createNoSaleReason(t, ws, 'Owner away'), name: 'Owner away' };
 
     const far = northOfOutlet(500);
-    const visit = async (who: User, outletId: number, at: object, outcome: Record<string, unknown>, window: [string, string]) => {
+    const visit = async (who: User, outletId: number, at: Record<string, unknown>, outcome: Record<string, unknown>, window: [string, string]) => {
       const inRes = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: who.token, payload: checkInBody(outletId, 5, at) });
       expect(inRes.statusCode, inRes.body).toBe(201);
       const id = inRes.json().data.id as number;

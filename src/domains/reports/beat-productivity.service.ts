@@ -20,6 +20,16 @@ interface OrderFigures {
 }
 
 const intArray = (ids: Iterable<number>) => `{${[...ids].map((id) => Math.trunc(id)).join(',')}}`;
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
 
 /**
@@ -41,17 +51,10 @@ export class BeatProductivityService {
     const completed = visits.filter((v) => v.status === VisitStatus.COMPLETED);
     const orders = await this.orders(ctx, completed.flatMap((v) => (v.outcome === VisitOutcome.ORDER && v.orderId !== null ? [v.orderId] : [])));
     const reasonNames = await this.reasonNames(ctx, completed.flatMap((v) => (v.noSaleReasonId === null ? [] : [v.noSaleReasonId])));
+    const plansOf = groupBy(plans, (p) => p.userId);
+    const visitsOf = groupBy(visits, (v) => v.userId);
     const rows = [...employees].map(([id, name]) =>
-      rowOf(
-        date,
-        id,
-        name,
-        plans.filter((p) => p.userId === id),
-        visits.filter((v) => v.userId === id),
-        leave.get(id)?.get(date) ?? 0,
-        orders,
-        reasonNames,
-      ),
+      rowOf(date, id, name, plansOf.get(id) ?? [], visitsOf.get(id) ?? [], leave.get(id)?.get(date) ?? 0, orders, reasonNames),
     );
     rows.sort((a, b) => a.userName.localeCompare(b.userName) || a.userId - b.userId);
     return { date, userId, rows };
