@@ -91,6 +91,10 @@ describe('GET /api/v1/reports/beat-productivity', () => {
     expect((await t.request({ method: 'POST', url: `/api/v1/orders/${toBeCancelled.id}/cancel`, token: ws.token, payload: { reason: 'Test' } })).statusCode).toBe(200);
     // C: no plan, one visit in person, collection only.
     expect((await visit(c, o5, {}, { outcome: 3 }, ['10:00', '10:30'])).geo_verified).toBe(true);
+    // E: a visit, then deactivated: left out (only active employees are reported).
+    const e = await createUser(t, ws, UserType.EMPLOYEE, { first_name: 'Esha', last_name: 'Gone' });
+    await visit(e, o4, {}, { outcome: 3 }, ['09:00', '09:30']);
+    await db.execute('update app_user set status = 0 where id = ?', [e.id]);
   });
   afterAll(() => t.close());
 
@@ -99,7 +103,7 @@ describe('GET /api/v1/reports/beat-productivity', () => {
   const at = (time: string) => new Date(`${today}T${time}:00.000Z`).toISOString();
   const component = (name: string, value: number, target: number, weight: number, points: number) => ({ name, value, target, weight, points });
 
-  it('scores each employee with a plan or a visit, by hand; the idle employee is omitted', async () => {
+  it('scores each active employee with a plan or a visit, by hand; the idle and the inactive employees are omitted', async () => {
     const res = await get('');
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json().data;
