@@ -60,6 +60,8 @@ const TargetAchievementBody = Type.Object({
   leave_days: Type.Number({ description: 'Working days on approved leave (half days 0.5)' }),
   amount: MeasureBody,
   quantity: MeasureBody,
+  productive_calls: MeasureBody,
+  outlets: MeasureBody,
 });
 
 /** A period's targets against achievement. */
@@ -85,6 +87,8 @@ function presentTargetAchievement(t: TargetAchievement) {
     leave_days: t.days.leave,
     amount: presentMeasure(t.amount),
     quantity: presentMeasure(t.quantity),
+    productive_calls: presentMeasure(t.productiveCalls),
+    outlets: presentMeasure(t.outlets),
   };
 }
 

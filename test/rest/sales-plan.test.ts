@@ -288,12 +288,17 @@ describe('sales plan', () => {
         ...fullyElapsed,
         amount: { target: 1000, achieved: 249, achievement_pct: 24.9, expected_to_date: 1000, run_rate_needed: null },
         quantity: { target: 20, achieved: 7, achievement_pct: 35, expected_to_date: 20, run_rate_needed: null },
+        // No visits in June 2025 (test/rest/sales-plan-calls.test.ts measures calls).
+        productive_calls: { target: 60, achieved: 0, achievement_pct: 0, expected_to_date: 60, run_rate_needed: null },
+        outlets: expect.objectContaining({ achieved: 0 }),
       });
       expect(byId[targets.aJuneMilk]).toEqual({
         target: expect.objectContaining({ id: targets.aJuneMilk, product_class_id: c.productClassId }),
         ...fullyElapsed,
         amount: { target: null, achieved: 169, achievement_pct: null, expected_to_date: null, run_rate_needed: null },
         quantity: { target: 10, achieved: 5, achievement_pct: 50, expected_to_date: 10, run_rate_needed: null },
+        productive_calls: expect.objectContaining({ achieved: 0 }),
+        outlets: expect.objectContaining({ achieved: 0 }),
       });
       expect(byId[targets.bJune]).toMatchObject({ amount: { target: 500, achieved: 57, achievement_pct: 11.4 }, quantity: { target: null, achieved: 2, achievement_pct: null } });
     });

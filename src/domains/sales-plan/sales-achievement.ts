@@ -5,6 +5,8 @@ import { ForbiddenError } from '../../errors/app-error';
 import { requireStaff } from '../auth/permissions';
 import { workspaceToday } from '../workspace/local-day';
 import { approvedLeaveDays } from '../leaves/leave-days';
+import { visitFacts, type VisitFact } from '../visits/visit-facts';
+import { VisitOutcome, VisitStatus } from '../visits/visit.entity';
 import { achievementPct, expectedToDate, runRateNeeded, workingDays, type WorkingDays } from './pro-rating';
 import { monthOf, parsePeriod, periodName, type SalesPeriod } from './sales-period';
 import { SalesTarget } from './sales-target.entity';
@@ -33,6 +35,10 @@ export interface TargetAchievement {
   days: WorkingDays;
   amount: MeasureAchievement;
   quantity: MeasureAchievement;
+  /** Completed visits of the employee in the period that ended with an order (whatever the class). */
+  productiveCalls: MeasureAchievement;
+  /** Distinct outlets the employee completed a visit at in the period (whatever the class). */
+  outlets: MeasureAchievement;
 }
 
 /** The achievement of a period's targets, as of a local day. */
@@ -62,11 +68,14 @@ export async function salesAchievement(ctx: RequestContext, request: Achievement
     { periodType: period.type, periodStart: period.start, ...(userId !== null ? { user: userId } : {}) },
     { orderBy: [{ user: 'asc' }, { id: 'asc' }] },
   );
-  const [reads, achieved, leave] = await Promise.all([
+  const users = [...new Set(rows.map((r) => r.user))];
+  const [reads, achieved, leave, visits] = await Promise.all([
     readSalesTargets(ctx.em, rows),
     achievedOf(ctx, period, userId),
-    approvedLeaveDays(ctx.em, organizationId, [...new Set(rows.map((r) => r.user))], period.start, period.end),
+    approvedLeaveDays(ctx.em, organizationId, users, period.start, period.end),
+    users.length === 0 ? [] : visitFacts(ctx.em, organizationId, users, period.start, period.end),
   ]);
+  const calls = callsByUser(visits);
   const targets = reads.map((read): TargetAchievement => {
     const days = workingDays(period.start, period.end, asOf, leave.get(read.user.id));
     const done = achieved.get(read.target.id) ?? { amount: 0, quantity: 0 };
@@ -75,9 +84,24 @@ export async function salesAchievement(ctx: RequestContext, request: Achievement
       days,
       amount: measure(read.target.targetAmount, done.amount, days),
       quantity: measure(read.target.targetQuantity, done.quantity, days),
+      productiveCalls: measure(read.target.targetProductiveCalls, calls.get(read.user.id)?.productive ?? 0, days),
+      outlets: measure(read.target.targetOutlets, calls.get(read.user.id)?.outlets.size ?? 0, days),
     };
   });
   return { period: { ...period, name: periodName(period) }, asOf, targets };
+}
+
+/** Per employee: completed visits that ended with an order, and the distinct outlets of completed visits. */
+function callsByUser(visits: readonly VisitFact[]): Map<number, { productive: number; outlets: Set<number> }> {
+  const byUser = new Map<number, { productive: number; outlets: Set<number> }>();
+  for (const v of visits) {
+    if (v.status !== VisitStatus.COMPLETED) continue;
+    const calls = byUser.get(v.userId) ?? { productive: 0, outlets: new Set<number>() };
+    if (v.outcome === VisitOutcome.ORDER) calls.productive += 1;
+    calls.outlets.add(v.outletId);
+    byUser.set(v.userId, calls);
+  }
+  return byUser;
 }
 
 function measure(target: number | null, achieved: number, days: WorkingDays): MeasureAchievement {

@@ -86,6 +86,8 @@ function achievementOf(read: SalesAchievementRead, loaders: Loaders): SalesAchie
       leaveDays: t.days.leave,
       amount: t.amount,
       quantity: t.quantity,
+      productiveCalls: t.productiveCalls,
+      outlets: t.outlets,
     })),
   };
 }

@@ -73,7 +73,7 @@ export class UpdateSalesTargetInput {
   targetOutlets?: number | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'One measure (amount or quantity) of a target against what was achieved.' })
+@ObjectType({ simpleResolvers: true, description: 'One measure (amount, quantity, productive calls or outlets) of a target against what was achieved.' })
 export class SalesMeasureAchievement {
   @Field(() => Float, { nullable: true })
   target!: number | null;
@@ -113,6 +113,12 @@ export class SalesTargetAchievement {
 
   @Field(() => SalesMeasureAchievement)
   quantity!: SalesMeasureAchievement;
+
+  @Field(() => SalesMeasureAchievement, { description: 'Completed visits that ended with an order, against targetProductiveCalls' })
+  productiveCalls!: SalesMeasureAchievement;
+
+  @Field(() => SalesMeasureAchievement, { description: 'Distinct outlets of completed visits, against targetOutlets' })
+  outlets!: SalesMeasureAchievement;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'Targets of one month or quarter against achievement, as of a local day.' })
