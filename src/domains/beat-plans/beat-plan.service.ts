@@ -15,7 +15,7 @@ import { User, UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
 import { BeatFrequency, BeatPlan, BeatPlanOutlet } from './beat-plan.entity';
 import { readTemplates, type BeatPlanTemplateRead } from './beat-plan-read';
-import { dayPlans, freezeStartedDaysOf, templateRowOf } from './beat-plan-days';
+import { dayPlans, freezeStartedDaysOf, templateRowOf, type DayPlan } from './beat-plan-days';
 import { mergeDayOutlets, type DayOutletView } from './day-view';
 import { visitFacts } from '../visits/visit-facts';
 import { monthlyOrdinalOf } from './plan-dates';
@@ -39,14 +39,7 @@ export interface BeatPlanTemplateFilter {
 }
 
 /** One employee's day: the plan and, per outlet, what the day's visits did. */
-export interface BeatPlanDayView {
-  date: string;
-  userId: number;
-  userName: string;
-  beatPlanId: number;
-  routeId: number;
-  routeName: string;
-  frozen: boolean;
+export interface BeatPlanDayView extends Omit<DayPlan, 'outlets'> {
   outlets: DayOutletView[];
 }
 
@@ -76,16 +69,7 @@ export class BeatPlanService {
     const today = await workspaceToday(em, principal.organizationId);
     const plan = await em.transactional(async (tx) => {
       await this.refuseOverlap(tx, fields, null);
-      const created = tx.create(BeatPlan, {
-        organizationId: principal.organizationId,
-        user: tx.getReference(User, fields.userId),
-        route: tx.getReference(Route, fields.routeId),
-        weekday: fields.weekday,
-        frequency: fields.frequency,
-        effectiveFrom: fields.effectiveFrom,
-        effectiveTo: fields.effectiveTo,
-        revisedOn: today,
-      });
+      const created = tx.create(BeatPlan, { organizationId: principal.organizationId, ...templateValues(tx, fields, today) });
       await tx.flush();
       this.writeOutlets(tx, created, fields.outlets);
       await tx.flush();
@@ -117,15 +101,7 @@ export class BeatPlanService {
       await this.freezeBeforeChange(tx, principal.organizationId, id, today);
       await this.refuseOverlap(tx, fields, id);
       const target = await tx.findOneOrFail(BeatPlan, { id });
-      Object.assign(target, {
-        user: tx.getReference(User, fields.userId),
-        route: tx.getReference(Route, fields.routeId),
-        weekday: fields.weekday,
-        frequency: fields.frequency,
-        effectiveFrom: fields.effectiveFrom,
-        effectiveTo: fields.effectiveTo,
-        revisedOn: today,
-      });
+      Object.assign(target, templateValues(tx, fields, today));
       if (outlets !== undefined) {
         await tx.nativeDelete(BeatPlanOutlet, { beatPlan: id });
         this.writeOutlets(tx, target, fields.outlets);
@@ -282,3 +258,16 @@ function missing(field: string): never {
 }
 
 export type { Row };
+
+/** A template's columns from its checked fields, revised on `today` (its days from tomorrow follow it). */
+function templateValues(tx: EntityManager, fields: CheckedTemplate, today: string) {
+  return {
+    user: tx.getReference(User, fields.userId),
+    route: tx.getReference(Route, fields.routeId),
+    weekday: fields.weekday,
+    frequency: fields.frequency,
+    effectiveFrom: fields.effectiveFrom,
+    effectiveTo: fields.effectiveTo,
+    revisedOn: today,
+  };
+}
