@@ -275,11 +275,12 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
             if (dayOrders.length > 0 && o2 < 0.7) {
               outcome = VisitOutcome.ORDER;
               orderId = dayOrders.shift()!;
-            } else if (o2 < 0.75) outcome = VisitOutcome.COLLECTION_ONLY;
-            else if (o2 < 0.78) outcome = VisitOutcome.PHONE_CALL;
-            else {
-              outcome = VisitOutcome.NO_SALE;
-              reasonId = r.pick(`${k}:reason`, activeReasons);
+            } else {
+              const o3 = r.unit(`${k}:other`);
+              if (o3 < 0.6) {
+                outcome = VisitOutcome.NO_SALE;
+                reasonId = r.pick(`${k}:reason`, activeReasons);
+              } else outcome = o3 < 0.92 ? VisitOutcome.COLLECTION_ONLY : VisitOutcome.PHONE_CALL;
             }
           }
           const out = offset(at, r.below(`${k}:drift`, 25), r.unit(`${k}:drift:b`) * 2 * Math.PI);
