@@ -48,6 +48,8 @@ const LEAVE_REASONS = ['Family function', 'Fever', 'Personal work', 'Travel to n
 
 interface Outlet {
   id: number;
+  /** Its place in the workspace's outlets (by id, i.e. insertion order): the random keys use it, never the serial id. */
+  no: number;
   townId: number;
   routeId: number;
   lat: number | null;
@@ -110,7 +112,7 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
       'select id, town_id, route_id, latitude, longitude from outlet where organization_id = $1 and status = $2 order by id',
       [org, ActiveStatus.ACTIVE],
     )
-  ).map((o): Outlet => ({ id: o.id, townId: o.town_id, routeId: o.route_id, lat: o.latitude == null ? null : Number(o.latitude), lng: o.longitude == null ? null : Number(o.longitude) }));
+  ).map((o, no): Outlet => ({ id: o.id, no, townId: o.town_id, routeId: o.route_id, lat: o.latitude == null ? null : Number(o.latitude), lng: o.longitude == null ? null : Number(o.longitude) }));
   const centre = (list: Outlet[]): Point | null => {
     const tagged = list.filter((o) => o.lat != null);
     if (tagged.length === 0) return null;
@@ -120,10 +122,10 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   const tagAt: Date[] = [];
   for (const o of untagged) {
     const around = centre(outlets.filter((x) => x.routeId === o.routeId)) ?? centre(outlets.filter((x) => x.townId === o.townId)) ?? centre(outlets) ?? { lat: 19.076, lng: 72.8777 };
-    const p = offset(around, 200 + r.below(`tag:${o.id}:m`, 2500), r.unit(`tag:${o.id}:b`) * 2 * Math.PI);
+    const p = offset(around, 200 + r.below(`tag:${o.no}:m`, 2500), r.unit(`tag:${o.no}:b`) * 2 * Math.PI);
     o.lat = p.lat;
     o.lng = p.lng;
-    tagAt.push(localInstant(addDays(firstVisitDay, -1 - r.below(`tag:${o.id}:day`, 30)), 9 * 3600 + r.below(`tag:${o.id}:s`, 9 * 3600)));
+    tagAt.push(localInstant(addDays(firstVisitDay, -1 - r.below(`tag:${o.no}:day`, 30)), 9 * 3600 + r.below(`tag:${o.no}:s`, 9 * 3600)));
   }
   await insertRows(
     client,
@@ -141,22 +143,25 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
     [org, ActiveStatus.ACTIVE, UserType.ADMIN, UserType.EMPLOYEE],
   );
   const admins = users.filter((u) => u.user_type === UserType.ADMIN).map((u) => u.id);
-  const employees = users.filter((u) => u.user_type === UserType.EMPLOYEE);
+  // Numbered in insertion order: the random keys use the number, never the serial id.
+  const employees = users.filter((u) => u.user_type === UserType.EMPLOYEE).map((u, no) => ({ ...u, no }));
   if (routes.length === 0 || employees.length === 0) return;
 
   // Leaves: 0-3 per employee, in separate 30-day slots (never overlapping), from 120 days back to 30 ahead.
   const leaves: Array<{ userId: number; type: LeaveType; from: string; to: string; half: boolean; days: number; reason: string; status: LeaveStatus; decidedBy: number | null; decidedAt: Date | null; note: string | null; createdAt: Date }> = [];
   for (const e of employees) {
-    const slots = r.sample(`leave:${e.id}:slots`, [0, 1, 2, 3, 4], r.below(`leave:${e.id}:n`, 4));
+    // The first employee has one leave of each kind (rejected, approved, and one open ahead), so every workspace shows all three.
+    const slots = e.no === 0 ? [1, 3, 5] : r.sample(`leave:${e.no}:slots`, [0, 1, 2, 3, 4], r.below(`leave:${e.no}:n`, 4));
+    const forced: Record<number, LeaveStatus> = e.no === 0 ? { 1: LeaveStatus.REJECTED, 3: LeaveStatus.APPROVED, 5: LeaveStatus.OPEN } : {};
     for (const slot of slots) {
-      const k = `leave:${e.id}:${slot}`;
+      const k = `leave:${e.no}:${slot}`;
       const from = addDays(asOf, -120 + slot * 30 + r.below(`${k}:start`, 25));
       const half = r.chance(`${k}:half`, 0.15);
       const span = half ? 1 : r.between(`${k}:span`, 1, 4);
       const to = addDays(from, span - 1);
       const future = from >= asOf;
       const draw = r.unit(`${k}:status`);
-      const status = future ? (draw < 0.6 ? LeaveStatus.OPEN : LeaveStatus.APPROVED) : draw < 0.75 ? LeaveStatus.APPROVED : draw < 0.9 ? LeaveStatus.REJECTED : LeaveStatus.OPEN;
+      const status = forced[slot] ?? future ? (draw < 0.6 ? LeaveStatus.OPEN : LeaveStatus.APPROVED) : draw < 0.75 ? LeaveStatus.APPROVED : draw < 0.9 ? LeaveStatus.REJECTED : LeaveStatus.OPEN;
       const applied = localInstant(addDays(from, -r.between(`${k}:ahead`, 2, 10)), 9 * 3600 + r.below(`${k}:s`, 10 * 3600));
       const decided = status === LeaveStatus.APPROVED || status === LeaveStatus.REJECTED;
       leaves.push({
@@ -192,9 +197,9 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   const effectiveFrom = addDays(firstVisitDay, -7 * r.between('plan:weeks', 2, 8));
   const plans: Array<{ userId: number; routeId: number; weekday: number; frequency: BeatFrequency; outlets: Outlet[] }> = [];
   for (const e of employees) {
-    const weekdays = r.sample(`plan:${e.id}:days`, [1, 2, 3, 4, 5, 6], r.between(`plan:${e.id}:n`, 1, 3)).sort((a, b) => a - b);
+    const weekdays = r.sample(`plan:${e.no}:days`, [1, 2, 3, 4, 5, 6], r.between(`plan:${e.no}:n`, 1, 3)).sort((a, b) => a - b);
     weekdays.forEach((weekday, i) => {
-      const k = `plan:${e.id}:${weekday}`;
+      const k = `plan:${e.no}:${weekday}`;
       const routeId = i === 0 && e.route_id != null && byRoute.has(e.route_id) ? e.route_id : r.pick(`${k}:route`, routes);
       const f = r.unit(`${k}:freq`);
       const frequency = f < 0.85 ? BeatFrequency.WEEKLY : f < 0.95 ? BeatFrequency.FORTNIGHTLY : BeatFrequency.MONTHLY;
@@ -253,11 +258,11 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
     for (const e of employees) {
       if (onLeave(e.id, day)) continue;
       const todays = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => p.userId === e.id && fallsOn({ weekday: p.weekday, frequency: p.frequency, effectiveFrom: planFrom[i], effectiveTo: null }, day));
-      let clock = 9 * 3600 + 1800 + r.below(`visit:${e.id}:${day}:start`, 3600);
+      let clock = 9 * 3600 + 1800 + r.below(`visit:${e.no}:${day}:start`, 3600);
       const dayOrders = [...(ordersOf.get(`${e.id}:${day}`) ?? [])];
       for (const { p } of todays) {
         for (const o of p.outlets) {
-          const k = `visit:${e.id}:${day}:${o.id}`;
+          const k = `visit:${e.no}:${day}:${o.no}`;
           if (r.chance(`${k}:skip`, 0.15)) continue;
           const g = r.unit(`${k}:geo`);
           const metres = g < 0.82 ? 3 + r.below(`${k}:m`, 95) : g < 0.9 ? 100 + r.below(`${k}:m`, 200) : 300 + r.below(`${k}:m`, 1700);
@@ -320,7 +325,7 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   // A few employees are still in the last outlet of the last day (their last visit, in progress).
   for (const e of employees) {
     const last = visits.findLast((v) => v.userId === e.id);
-    if (!last || last.day !== lastDay || !r.chance(`open:${e.id}`, 0.3)) continue;
+    if (!last || last.day !== lastDay || !r.chance(`open:${e.no}`, 0.3)) continue;
     Object.assign(last, { status: VisitStatus.IN_PROGRESS, outAt: null, outDevice: null, outLat: null, outLng: null, outAcc: null, outMock: null, dwell: null, verified: null, radius: null, minDwell: null, outcome: null, orderId: null, reasonId: null, remarks: null });
   }
   const visitFields = ['clientRef', 'userId', 'outletId', 'status', 'day', 'inAt', 'inDevice', 'inLat', 'inLng', 'inAcc', 'inMock', 'outAt', 'outDevice', 'outLat', 'outLng', 'outAcc', 'outMock', 'distance', 'dwell', 'verified', 'radius', 'minDwell', 'outcome', 'orderId', 'reasonId', 'remarks'] as const;
@@ -355,10 +360,10 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
       const legs = stops.map((v) => ({ from: v.inDevice.getTime(), to: (v.outDevice ?? secondsLater(v.inDevice, 15 * 60)).getTime(), at: { lat: v.inLat, lng: v.inLng } }));
       const start = legs[0].from - 30 * 60_000;
       const end = legs[legs.length - 1].to;
-      const home = offset(legs[0].at, 2000 + r.below(`pos:${e.id}:home`, 3000), r.unit(`pos:${e.id}:home:b`) * 2 * Math.PI);
+      const home = offset(legs[0].at, 2000 + r.below(`pos:${e.no}:home`, 3000), r.unit(`pos:${e.no}:home:b`) * 2 * Math.PI);
       const step = POSITION_EVERY_MIN * 60_000;
       for (let t = start, i = 0; t <= end; t += step, i++) {
-        const k = `pos:${e.id}:${day}:${i}`;
+        const k = `pos:${e.no}:${day}:${i}`;
         const next = legs.findIndex((l) => l.to >= t);
         const leg = legs[next];
         let p: Point;
@@ -396,7 +401,7 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
     for (let m = -2; m <= 1; m++) {
       const start = shiftMonth(monthStart, m);
       const end = addDays(shiftMonth(monthStart, m + 1), -1);
-      const k = `target:${e.id}:${start}`;
+      const k = `target:${e.no}:${start}`;
       targets.push({ userId: e.id, start, end, amount: 50_000 * r.between(`${k}:amount`, 4, 40), calls: 10 * r.between(`${k}:calls`, 6, 20), outletsN: 5 * r.between(`${k}:outlets`, 8, 24) });
     }
   }
