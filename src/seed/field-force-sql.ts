@@ -162,7 +162,9 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
       const future = from >= asOf;
       const draw = r.unit(`${k}:status`);
       const status = forced[slot] ?? future ? (draw < 0.6 ? LeaveStatus.OPEN : LeaveStatus.APPROVED) : draw < 0.75 ? LeaveStatus.APPROVED : draw < 0.9 ? LeaveStatus.REJECTED : LeaveStatus.OPEN;
-      const applied = localInstant(addDays(from, -r.between(`${k}:ahead`, 2, 10)), 9 * 3600 + r.below(`${k}:s`, 10 * 3600));
+      // Applied 2-10 days ahead, but never after the as-of day has begun (a leave further ahead was applied in the last days).
+      const appliedDay = future ? addDays(asOf, -1 - r.below(`${k}:ahead`, 5)) : addDays(from, -r.between(`${k}:ahead`, 2, 10));
+      const applied = localInstant(appliedDay, 9 * 3600 + r.below(`${k}:s`, 10 * 3600));
       const decided = status === LeaveStatus.APPROVED || status === LeaveStatus.REJECTED;
       leaves.push({
         userId: e.id,
@@ -174,7 +176,7 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
         reason: r.pick(`${k}:reason`, LEAVE_REASONS),
         status,
         decidedBy: decided && admins.length > 0 ? r.pick(`${k}:admin`, admins) : null,
-        decidedAt: decided && admins.length > 0 ? secondsLater(applied, 3600 + r.below(`${k}:decide`, 86_400)) : null,
+        decidedAt: decided && admins.length > 0 ? secondsLater(applied, future ? 600 + r.below(`${k}:decide`, 3600) : 3600 + r.below(`${k}:decide`, 86_400)) : null,
         note: status === LeaveStatus.REJECTED ? 'Route cannot be left uncovered that week' : null,
         createdAt: applied,
       });
@@ -263,6 +265,8 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
       for (const { p } of todays) {
         for (const o of p.outlets) {
           const k = `visit:${e.no}:${day}:${o.no}`;
+          // The working day ends at 19:00: outlets left by then wait for another day.
+          if (clock > 19 * 3600) break;
           if (r.chance(`${k}:skip`, 0.15)) continue;
           const g = r.unit(`${k}:geo`);
           const metres = g < 0.82 ? 3 + r.below(`${k}:m`, 95) : g < 0.9 ? 100 + r.below(`${k}:m`, 200) : 300 + r.below(`${k}:m`, 1700);

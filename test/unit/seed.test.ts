@@ -389,6 +389,18 @@ describe('npm run seed', () => {
                 (select count(distinct status) from leave_application where status in (1, 2, 3)) as statuses`,
       );
       expect(p).toMatchObject({ off_visit_days: '0', bad: '0', overlapping: '0', bad_leaves: '0', statuses: '3' });
+      // Like every seeded timestamp, the field force's are before the as-of day begins (workspace time).
+      const [late] = await query<Record<string, string>>(
+        db.url,
+        `with t as (select $1::date::timestamp at time zone 'Asia/Kolkata' as as_of)
+         select (select count(*) from visit, t where greatest(created_at, updated_at, check_in_at, check_out_at, check_out_device_time) >= t.as_of) as visits,
+                (select count(*) from user_position, t where greatest(recorded_at, received_at, created_at) >= t.as_of) as positions,
+                (select count(*) from leave_application, t where greatest(created_at, updated_at, decided_at) >= t.as_of) as leaves,
+                (select count(*) from beat_plan, t where created_at >= t.as_of or effective_from >= $1::date) as plans,
+                (select count(*) from outlet, t where tagged_at >= t.as_of) as outlets`,
+        [TODAY],
+      );
+      expect(late).toEqual({ visits: '0', positions: '0', leaves: '0', plans: '0', outlets: '0' });
       expect(Number(p.days)).toBeLessThanOrEqual(3);
       expect(Number(p.positions)).toBeGreaterThan(0);
       expect(Number(p.positions)).toBeLessThan(Number(p.visits) * 10);
