@@ -195,7 +195,8 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   );
   const onLeave = (userId: number, day: string) => leaves.some((l) => l.userId === userId && l.status === LeaveStatus.APPROVED && l.from <= day && day <= l.to);
 
-  // Beat plans: each employee × 1-3 weekdays, the first on their own route, mostly weekly.
+  // Beat plans: each employee × 1-3 weekdays, the first on their own route, mostly weekly. Written
+  // (created_at, revised_on) three days before they take effect, so every visit day is generated from them.
   const effectiveFrom = addDays(firstVisitDay, -7 * r.between('plan:weeks', 2, 8));
   const plans: Array<{ userId: number; routeId: number; weekday: number; frequency: BeatFrequency; outlets: Outlet[] }> = [];
   for (const e of employees) {
@@ -219,10 +220,10 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   });
   const planRows = await q<{ id: number }>(
     `insert into beat_plan (organization_id, user_id, route_id, weekday, frequency, effective_from, status, revised_on, created_at, updated_at)
-     select $1, u, rt, w, f, ef, ${ActiveStatus.ACTIVE}, ef, $7, $7
+     select $1, u, rt, w, f, ef, ${ActiveStatus.ACTIVE}, $8::date, $7, $7
        from unnest($2::int[], $3::int[], $4::smallint[], $5::smallint[], $6::date[]) with ordinality as x(u, rt, w, f, ef, n) order by n
      returning id`,
-    [org, plans.map((p) => p.userId), plans.map((p) => p.routeId), plans.map((p) => p.weekday), plans.map((p) => p.frequency), planFrom, localInstant(addDays(effectiveFrom, -3), 11 * 3600)],
+    [org, plans.map((p) => p.userId), plans.map((p) => p.routeId), plans.map((p) => p.weekday), plans.map((p) => p.frequency), planFrom, localInstant(addDays(effectiveFrom, -3), 11 * 3600), addDays(effectiveFrom, -3)],
   );
   const planIds = planRows.map((x) => x.id).sort((a, b) => a - b);
   bump('beat_plan', planIds.length);

@@ -318,7 +318,8 @@ describe('npm run seed', () => {
         db.url,
         `select (select count(*) from app_user u where u.user_type = 1 and u.status = 1
                   and (select count(distinct weekday) from beat_plan b where b.user_id = u.id) not between 1 and 3) as employees_off,
-                (select count(*) from beat_plan where weekday not between 1 and 7 or frequency not in (1, 2, 4)) as bad_plans,
+                (select count(*) from beat_plan where weekday not between 1 and 7 or frequency not in (1, 2, 4) or revised_on >= effective_from
+                   or revised_on <> (created_at at time zone 'Asia/Kolkata')::date or effective_to is not null or status <> 1) as bad_plans,
                 (select count(*) filter (where frequency = 1) * 100 / count(*) from beat_plan) as weekly_pct,
                 (select count(*) from beat_plan b join route r on r.id = b.route_id join beat_plan_outlet bo on bo.beat_plan_id = b.id
                    join outlet ou on ou.id = bo.outlet_id where ou.route_id <> b.route_id) as outlets_off_route,
