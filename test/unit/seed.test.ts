@@ -549,6 +549,32 @@ describe('npm run seed', () => {
       expect(other.json().pagination.total).toBeGreaterThan(200);
     });
 
+    it('the beat-plan day view shows the seeded visits on the planned outlets of their day (fortnightly and monthly plans first)', async () => {
+      const org = first.workspaces[0].id;
+      const days = await query<{ user_id: number; visit_date: string }>(
+        db.url,
+        `select v.user_id, to_char(v.visit_date, 'YYYY-MM-DD') as visit_date
+           from visit v join beat_plan b on b.user_id = v.user_id and b.weekday = extract(isodow from v.visit_date)
+          where v.organization_id = $1 and v.status = 3
+          group by 1, 2 order by max(b.frequency) desc, 2 desc, 1 limit 8`,
+        [org],
+      );
+      expect(days.length).toBeGreaterThan(0);
+      for (const day of days) {
+        const visits = await query<{ outlet_id: number }>(
+          db.url,
+          'select outlet_id from visit where organization_id = $1 and user_id = $2 and visit_date = $3 and status = 3 order by id',
+          [org, day.user_id, day.visit_date],
+        );
+        const res = await t.request({ method: 'GET', url: `/api/v1/beat-plans?date=${day.visit_date}&user_id=${day.user_id}`, apiKey: key });
+        expect(res.statusCode, res.body).toBe(200);
+        const plans = res.json().data as Array<{ outlets: Array<{ outlet_id: number; visited: boolean }> }>;
+        expect(plans, `${day.user_id} ${day.visit_date}`).toHaveLength(1);
+        const planned = new Map(plans[0].outlets.map((o) => [o.outlet_id, o]));
+        for (const v of visits) expect(planned.get(v.outlet_id), `${day.visit_date} outlet ${v.outlet_id}`).toMatchObject({ visited: true });
+      }
+    });
+
     it('the dashboard answers over the seeded orders and payments', async () => {
       const res = await t.request({ method: 'GET', url: '/api/v1/dashboard/stats', apiKey: key });
       expect(res.statusCode, res.body).toBe(200);
