@@ -148,7 +148,10 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   if (routes.length === 0 || employees.length === 0) return;
 
   // Leaves: 0-3 per employee, in separate 30-day slots (never overlapping), from 120 days back to 30 ahead.
-  const leaves: Array<{ userId: number; type: LeaveType; from: string; to: string; half: boolean; days: number; reason: string; status: LeaveStatus; decidedBy: number | null; decidedAt: Date | null; note: string | null; createdAt: Date }> = [];
+  const leaves: Array<{
+    userId: number; type: LeaveType; from: string; to: string; half: boolean; days: number; reason: string;
+    status: LeaveStatus; decidedBy: number | null; decidedAt: Date | null; note: string | null; createdAt: Date;
+  }> = [];
   for (const e of employees) {
     // The first employee has one leave of each kind (rejected, approved, and one open ahead), so every workspace shows all three.
     const slots = e.no === 0 ? [1, 3, 5] : r.sample(`leave:${e.no}:slots`, [0, 1, 2, 3, 4], r.below(`leave:${e.no}:n`, 4));
@@ -223,7 +226,16 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
      select $1, u, rt, w, f, ef, ${ActiveStatus.ACTIVE}, $8::date, $7, $7
        from unnest($2::int[], $3::int[], $4::smallint[], $5::smallint[], $6::date[]) with ordinality as x(u, rt, w, f, ef, n) order by n
      returning id`,
-    [org, plans.map((p) => p.userId), plans.map((p) => p.routeId), plans.map((p) => p.weekday), plans.map((p) => p.frequency), planFrom, localInstant(addDays(effectiveFrom, -3), 11 * 3600), addDays(effectiveFrom, -3)],
+    [
+      org,
+      plans.map((p) => p.userId),
+      plans.map((p) => p.routeId),
+      plans.map((p) => p.weekday),
+      plans.map((p) => p.frequency),
+      planFrom,
+      localInstant(addDays(effectiveFrom, -3), 11 * 3600),
+      addDays(effectiveFrom, -3),
+    ],
   );
   const planIds = planRows.map((x) => x.id).sort((a, b) => a - b);
   bump('beat_plan', planIds.length);
@@ -260,7 +272,9 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
     const day = addDays(firstVisitDay, d);
     for (const e of employees) {
       if (onLeave(e.id, day)) continue;
-      const todays = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => p.userId === e.id && fallsOn({ weekday: p.weekday, frequency: p.frequency, effectiveFrom: planFrom[i], effectiveTo: null }, day));
+      const todays = plans
+        .map((p, i) => ({ p, i }))
+        .filter(({ p, i }) => p.userId === e.id && fallsOn({ weekday: p.weekday, frequency: p.frequency, effectiveFrom: planFrom[i], effectiveTo: null }, day));
       let clock = 9 * 3600 + 1800 + r.below(`visit:${e.no}:${day}:start`, 3600);
       const dayOrders = [...(ordersOf.get(`${e.id}:${day}`) ?? [])];
       for (const { p } of todays) {
@@ -331,9 +345,15 @@ export async function insertFieldForce(client: ClientBase, options: { key: strin
   for (const e of employees) {
     const last = visits.findLast((v) => v.userId === e.id);
     if (!last || last.day !== lastDay || !r.chance(`open:${e.no}`, 0.3)) continue;
-    Object.assign(last, { status: VisitStatus.IN_PROGRESS, outAt: null, outDevice: null, outLat: null, outLng: null, outAcc: null, outMock: null, dwell: null, verified: null, radius: null, minDwell: null, outcome: null, orderId: null, reasonId: null, remarks: null });
+    Object.assign(last, {
+      status: VisitStatus.IN_PROGRESS, outAt: null, outDevice: null, outLat: null, outLng: null, outAcc: null, outMock: null,
+      dwell: null, verified: null, radius: null, minDwell: null, outcome: null, orderId: null, reasonId: null, remarks: null,
+    });
   }
-  const visitFields = ['clientRef', 'userId', 'outletId', 'status', 'day', 'inAt', 'inDevice', 'inLat', 'inLng', 'inAcc', 'inMock', 'outAt', 'outDevice', 'outLat', 'outLng', 'outAcc', 'outMock', 'distance', 'dwell', 'verified', 'radius', 'minDwell', 'outcome', 'orderId', 'reasonId', 'remarks'] as const;
+  const visitFields = [
+    'clientRef', 'userId', 'outletId', 'status', 'day', 'inAt', 'inDevice', 'inLat', 'inLng', 'inAcc', 'inMock', 'outAt', 'outDevice',
+    'outLat', 'outLng', 'outAcc', 'outMock', 'distance', 'dwell', 'verified', 'radius', 'minDwell', 'outcome', 'orderId', 'reasonId', 'remarks',
+  ] as const;
   bump(
     'visit',
     await insertRows(
