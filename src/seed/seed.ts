@@ -5,6 +5,7 @@ import { migrate, openOrm } from '../db/orm';
 import { SEED_LIMITS, SeedUsageError, parseAsOf } from './args';
 import { insertMasters, type RowCounts } from './masters-sql';
 import { insertOrders } from './orders-sql';
+import { insertFieldForce } from './field-force-sql';
 import { indexOfSlug, planWorkspace, seededPhone, workspaceIdOf, workspaceSlug } from './workspace-plan';
 
 /** The password of every seeded user (printed in the summary). */
@@ -31,6 +32,13 @@ export const SEEDED_TABLES = [
   'order_item',
   'order_status_history',
   'payment',
+  'no_sale_reason',
+  'beat_plan',
+  'beat_plan_outlet',
+  'visit',
+  'user_position',
+  'leave_application',
+  'sales_target',
   'tenant_counter',
 ] as const;
 
@@ -311,6 +319,7 @@ async function seedOne(
     if (w.skipChecks) await client.query('set local session_replication_role = replica');
     const ids = await insertMasters(client, plan, w.passwordHash, counts);
     await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone }, counts);
+    await insertFieldForce(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
     // The order counter continues after the last seeded order, so the next API order gets the next number.
     const counters: Array<[string, number]> = [
       ...(w.ordersPerOrg > 0 ? ([['order', w.ordersPerOrg]] as Array<[string, number]>) : []),

@@ -71,7 +71,29 @@ async function digest(url: string): Promise<Record<string, string>> {
          left join app_user u on u.id = p.recorded_by_user_id) as payments,
       (select md5(string_agg(concat_ws('|', o.slug, t.name, r.name, ou.name, ou.phone, ou.latitude, ou.longitude, ou.tagged_at),
                   ',' order by o.slug, t.name, r.name, ou.name))
-         from outlet ou join organization o on o.id = ou.organization_id join town t on t.id = ou.town_id join route r on r.id = ou.route_id) as outlets`,
+         from outlet ou join organization o on o.id = ou.organization_id join town t on t.id = ou.town_id join route r on r.id = ou.route_id) as outlets,
+      (select md5(string_agg(concat_ws('|', o.slug, x.name, x.status, x.created_at), ',' order by o.slug, x.name))
+         from no_sale_reason x join organization o on o.id = x.organization_id) as no_sale_reasons,
+      (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, bp.weekday, bp.frequency, r.name, bp.effective_from, bp.status, bp.revised_on,
+                  bo.sequence, ou.name, ou.phone), ',' order by o.slug, u.primary_contact_number, bp.weekday, bo.sequence))
+         from beat_plan bp join organization o on o.id = bp.organization_id join app_user u on u.id = bp.user_id join route r on r.id = bp.route_id
+         join beat_plan_outlet bo on bo.beat_plan_id = bp.id join outlet ou on ou.id = bo.outlet_id) as beat_plans,
+      (select md5(string_agg(concat_ws('|', o.slug, v.client_ref, u.primary_contact_number, ou.name, ou.phone, v.status, v.visit_date, v.check_in_at,
+                  v.check_in_device_time, v.check_in_latitude, v.check_in_longitude, v.check_in_accuracy_m, v.check_out_at, v.check_out_latitude,
+                  v.check_out_longitude, v.distance_from_outlet_m, v.dwell_seconds, v.geo_verified, v.radius_m, v.min_dwell_minutes, v.outcome,
+                  so.order_code, nr.name, v.remarks), ',' order by o.slug, v.client_ref))
+         from visit v join organization o on o.id = v.organization_id join app_user u on u.id = v.user_id join outlet ou on ou.id = v.outlet_id
+         left join sales_order so on so.id = v.order_id left join no_sale_reason nr on nr.id = v.no_sale_reason_id) as visits,
+      (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, p.recorded_at, p.received_at, p.latitude, p.longitude, p.accuracy_m,
+                  p.speed_mps, p.heading, p.battery_pct), ',' order by o.slug, u.primary_contact_number, p.recorded_at))
+         from user_position p join organization o on o.id = p.organization_id join app_user u on u.id = p.user_id) as positions,
+      (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, l.leave_type, l.from_date, l.to_date, l.half_day, l.days, l.reason,
+                  l.status, d.primary_contact_number, l.decided_at, l.decision_note, l.created_at), ',' order by o.slug, u.primary_contact_number, l.from_date))
+         from leave_application l join organization o on o.id = l.organization_id join app_user u on u.id = l.user_id
+         left join app_user d on d.id = l.decided_by_user_id) as leaves,
+      (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, t.period_type, t.period_start, t.period_end, t.product_class_id,
+                  t.target_amount, t.target_quantity, t.target_productive_calls, t.target_outlets), ',' order by o.slug, u.primary_contact_number, t.period_start))
+         from sales_target t join organization o on o.id = t.organization_id join app_user u on u.id = t.user_id) as targets`,
   );
   return row;
 }
@@ -271,6 +293,120 @@ describe('npm run seed', () => {
       expect(await brokenReferences(db.url)).toEqual({});
     });
 
+    it('gives every workspace its field force: no-sale reasons, tagged outlets, beat plans, visits, positions, leaves, monthly targets', async () => {
+      const perWorkspace = await query<Record<string, string>>(
+        db.url,
+        `select o.slug,
+                (select count(*) from no_sale_reason x where x.organization_id = o.id) as reasons,
+                (select count(*) from outlet x where x.organization_id = o.id and (x.latitude is null or x.tagged_at is null)) as untagged,
+                (select count(*) from beat_plan x where x.organization_id = o.id) as plans,
+                (select count(*) from beat_plan_outlet x where x.organization_id = o.id) as plan_outlets,
+                (select count(*) from visit x where x.organization_id = o.id) as visits,
+                (select count(*) from visit x where x.organization_id = o.id and x.outcome = 2) as no_sales,
+                (select count(*) from user_position x where x.organization_id = o.id) as positions,
+                (select count(*) from leave_application x where x.organization_id = o.id) as leaves,
+                (select count(*) from sales_target x where x.organization_id = o.id) as targets
+           from organization o order by o.slug`,
+      );
+      expect(perWorkspace.map((w) => w.slug)).toEqual(['seed11-0001', 'seed11-0002']);
+      for (const w of perWorkspace) {
+        expect(w.untagged, w.slug).toBe('0');
+        for (const k of ['reasons', 'plans', 'plan_outlets', 'visits', 'no_sales', 'positions', 'leaves', 'targets']) expect(Number(w[k]), `${w.slug} ${k}`).toBeGreaterThan(0);
+      }
+      // Every active employee has 1-3 templates on distinct weekdays, mostly weekly, and a target for each of four months.
+      const [plans] = await query<Record<string, string>>(
+        db.url,
+        `select (select count(*) from app_user u where u.user_type = 1 and u.status = 1
+                  and (select count(distinct weekday) from beat_plan b where b.user_id = u.id) not between 1 and 3) as employees_off,
+                (select count(*) from beat_plan where weekday not between 1 and 7 or frequency not in (1, 2, 4) or revised_on >= effective_from
+                   or revised_on <> (created_at at time zone 'Asia/Kolkata')::date or effective_to is not null or status <> 1) as bad_plans,
+                (select count(*) filter (where frequency = 1) * 100 / count(*) from beat_plan) as weekly_pct,
+                (select count(*) from beat_plan b join route r on r.id = b.route_id join beat_plan_outlet bo on bo.beat_plan_id = b.id
+                   join outlet ou on ou.id = bo.outlet_id where ou.route_id <> b.route_id) as outlets_off_route,
+                (select count(*) from app_user u where u.user_type = 1 and u.status = 1
+                  and (select count(*) from sales_target t where t.user_id = u.id and t.period_type = 1) <> 4) as without_targets,
+                (select count(*) from sales_target where period_end <> (period_start + interval '1 month' - interval '1 day')::date
+                   or extract(day from period_start) <> 1 or target_amount <= 0) as bad_targets`,
+      );
+      expect(plans).toMatchObject({ employees_off: '0', bad_plans: '0', outlets_off_route: '0', without_targets: '0', bad_targets: '0' });
+      expect(Number(plans.weekly_pct)).toBeGreaterThanOrEqual(60);
+    });
+
+    it('keeps the visit rules: planned outlets, geo_verified from distance, dwell and radius, one open visit per user, outcomes that hold', async () => {
+      const [v] = await query<Record<string, string>>(
+        db.url,
+        `with v as (
+           select v.*, ou.latitude::float8 as olat, ou.longitude::float8 as olng, c.visit_radius_m, c.visit_min_dwell_minutes,
+                  2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(ou.latitude::float8 - v.check_in_latitude) / 2), 2)
+                    + cos(radians(v.check_in_latitude)) * cos(radians(ou.latitude::float8)) * power(sin(radians(ou.longitude::float8 - v.check_in_longitude) / 2), 2)))) as metres
+             from visit v join outlet ou on ou.id = v.outlet_id join workspace_config c on c.organization_id = v.organization_id)
+         select
+           (select count(*) from v where abs(distance_from_outlet_m - metres) > 0.5) as distance_off,
+           (select count(*) from v where status = 3 and (dwell_seconds is distinct from extract(epoch from check_out_device_time - check_in_device_time)::int
+              or radius_m is distinct from visit_radius_m or min_dwell_minutes is distinct from visit_min_dwell_minutes
+              or geo_verified is distinct from (distance_from_outlet_m <= radius_m and dwell_seconds >= min_dwell_minutes * 60))) as verification_off,
+           (select count(*) from v where status <> 3 and (geo_verified is not null or outcome is not null or check_out_at is not null)) as open_off,
+           (select count(*) from v where status = 3 and geo_verified) as verified,
+           (select count(*) from v where status = 3 and not geo_verified and distance_from_outlet_m > 300) as far,
+           (select count(*) from v where status = 3 and distance_from_outlet_m <= 100 and dwell_seconds < min_dwell_minutes * 60) as short_dwell,
+           (select count(*) filter (where distance_from_outlet_m <= 100) * 100 / count(*) from v) as near_pct,
+           (select count(*) from v where visit_date <> (check_in_device_time at time zone 'Asia/Kolkata')::date or check_in_at < check_in_device_time) as dates_off,
+           (select count(*) from (select user_id from v where status = 2 group by user_id having count(*) > 1) x) as users_with_two_open,
+           (select count(*) from v where not exists (select 1 from beat_plan b join beat_plan_outlet bo on bo.beat_plan_id = b.id
+              where b.user_id = v.user_id and bo.outlet_id = v.outlet_id and b.weekday = extract(isodow from v.visit_date))) as unplanned,
+           (select count(*) from v left join sales_order so on so.id = v.order_id
+             where (v.outcome = 1) <> (v.order_id is not null) or (v.order_id is not null and (so.created_by_user_id <> v.user_id or so.order_date <> v.visit_date))) as orders_off,
+           (select count(*) from v left join no_sale_reason r on r.id = v.no_sale_reason_id
+             where (v.outcome = 2) <> (v.no_sale_reason_id is not null) or (v.no_sale_reason_id is not null and r.status <> 1)) as reasons_off,
+           (select count(*) from (select order_id from v where order_id is not null group by order_id having count(*) > 1) x) as orders_twice,
+           (select count(*) from v where exists (select 1 from leave_application l where l.user_id = v.user_id and l.status = 2
+              and v.visit_date between l.from_date and l.to_date)) as on_leave,
+           (select count(*) from (select organization_id, client_ref from v group by 1, 2 having count(*) > 1) x) as refs_twice`,
+      );
+      expect(v).toMatchObject({
+        distance_off: '0', verification_off: '0', open_off: '0', dates_off: '0', users_with_two_open: '0', unplanned: '0',
+        orders_off: '0', reasons_off: '0', orders_twice: '0', on_leave: '0', refs_twice: '0',
+      });
+      expect(Number(v.verified)).toBeGreaterThan(0);
+      expect(Number(v.far)).toBeGreaterThan(0);
+      expect(Number(v.short_dwell)).toBeGreaterThan(0);
+      expect(Number(v.near_pct)).toBeGreaterThanOrEqual(70);
+    });
+
+    it('keeps positions moderate and along the visits, and leaves that never overlap', async () => {
+      const [p] = await query<Record<string, string>>(
+        db.url,
+        `select (select count(*) from user_position) as positions,
+                (select count(*) from visit) as visits,
+                (select count(distinct (recorded_at at time zone 'Asia/Kolkata')::date) from user_position) as days,
+                (select count(*) from user_position p where not exists (select 1 from visit v where v.user_id = p.user_id
+                   and v.visit_date = (p.recorded_at at time zone 'Asia/Kolkata')::date)) as off_visit_days,
+                (select count(*) from user_position where received_at < recorded_at or battery_pct not between 0 and 100) as bad,
+                (select count(*) from leave_application a join leave_application b on a.user_id = b.user_id and a.id < b.id
+                   and a.status in (1, 2) and b.status in (1, 2) and a.from_date <= b.to_date and b.from_date <= a.to_date) as overlapping,
+                (select count(*) from leave_application where to_date < from_date or (half_day and (from_date <> to_date or days <> 0.5))
+                   or (not half_day and days <> to_date - from_date + 1)
+                   or ((status in (2, 3)) <> (decided_by_user_id is not null and decided_at is not null))) as bad_leaves,
+                (select count(distinct status) from leave_application where status in (1, 2, 3)) as statuses`,
+      );
+      expect(p).toMatchObject({ off_visit_days: '0', bad: '0', overlapping: '0', bad_leaves: '0', statuses: '3' });
+      // Like every seeded timestamp, the field force's are before the as-of day begins (workspace time).
+      const [late] = await query<Record<string, string>>(
+        db.url,
+        `with t as (select $1::date::timestamp at time zone 'Asia/Kolkata' as as_of)
+         select (select count(*) from visit, t where greatest(created_at, updated_at, check_in_at, check_out_at, check_out_device_time) >= t.as_of) as visits,
+                (select count(*) from user_position, t where greatest(recorded_at, received_at, created_at) >= t.as_of) as positions,
+                (select count(*) from leave_application, t where greatest(created_at, updated_at, decided_at) >= t.as_of) as leaves,
+                (select count(*) from beat_plan, t where created_at >= t.as_of or effective_from >= $1::date) as plans,
+                (select count(*) from outlet, t where tagged_at >= t.as_of) as outlets`,
+        [TODAY],
+      );
+      expect(late).toEqual({ visits: '0', positions: '0', leaves: '0', plans: '0', outlets: '0' });
+      expect(Number(p.days)).toBeLessThanOrEqual(3);
+      expect(Number(p.positions)).toBeGreaterThan(0);
+      expect(Number(p.positions)).toBeLessThan(Number(p.visits) * 10);
+    });
+
     it('lists the seeded workspaces of a seed (ids, slugs, first admin)', async () => {
       const listed = await seededWorkspaces(db.url, SEED);
       expect(listed).toEqual(first.workspaces);
@@ -302,6 +438,10 @@ describe('npm run seed', () => {
       expect(c.orders).not.toBe(a.orders);
       expect(c.items).not.toBe(a.items);
       expect(c.users).not.toBe(a.users);
+      for (const part of ['beat_plans', 'visits', 'positions', 'leaves', 'targets']) {
+        expect(a[part], part).not.toBeNull();
+        expect(c[part], part).not.toBe(a[part]);
+      }
     }, 120_000);
 
     it('the as-of day fixes the dates: the same --as-of gives the same rows on any day', async () => {
@@ -407,6 +547,32 @@ describe('npm run seed', () => {
       expect(order.status_history.map((h: { to_status: number }) => h.to_status)).toEqual(Array.from({ length: order.order_status }, (_, i) => i + 1));
       const other = await t.request({ method: 'GET', url: '/api/v1/orders?limit=1', apiKey: key, query: { status: '4' } });
       expect(other.json().pagination.total).toBeGreaterThan(200);
+    });
+
+    it('the beat-plan day view shows the seeded visits on the planned outlets of their day (fortnightly and monthly plans first)', async () => {
+      const org = first.workspaces[0].id;
+      const days = await query<{ user_id: number; visit_date: string }>(
+        db.url,
+        `select v.user_id, to_char(v.visit_date, 'YYYY-MM-DD') as visit_date
+           from visit v join beat_plan b on b.user_id = v.user_id and b.weekday = extract(isodow from v.visit_date)
+          where v.organization_id = $1 and v.status = 3
+          group by 1, 2 order by max(b.frequency) desc, 2 desc, 1 limit 8`,
+        [org],
+      );
+      expect(days.length).toBeGreaterThan(0);
+      for (const day of days) {
+        const visits = await query<{ outlet_id: number }>(
+          db.url,
+          'select outlet_id from visit where organization_id = $1 and user_id = $2 and visit_date = $3 and status = 3 order by id',
+          [org, day.user_id, day.visit_date],
+        );
+        const res = await t.request({ method: 'GET', url: `/api/v1/beat-plans?date=${day.visit_date}&user_id=${day.user_id}`, apiKey: key });
+        expect(res.statusCode, res.body).toBe(200);
+        const plans = res.json().data as Array<{ outlets: Array<{ outlet_id: number; visited: boolean }> }>;
+        expect(plans, `${day.user_id} ${day.visit_date}`).toHaveLength(1);
+        const planned = new Map(plans[0].outlets.map((o) => [o.outlet_id, o]));
+        for (const v of visits) expect(planned.get(v.outlet_id), `${day.visit_date} outlet ${v.outlet_id}`).toMatchObject({ visited: true });
+      }
     });
 
     it('the dashboard answers over the seeded orders and payments', async () => {
