@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { visitFacts } from '../../src/domains/visits/visit-facts';
+import { shiftDay } from '../../src/domains/workspace/local-day';
 import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { checkInBody, checkOutBody, createNoSaleReason, createOutlet, northOfOutlet, OUTLET_AT, visitCount } from '../helpers/visit-fixtures';
@@ -189,6 +190,14 @@ describe('visits', () => {
       expect(short).toMatchObject({ distance_from_outlet_m: 0, geo_verified: false, dwell_seconds: 60 });
       const noTag = await visitAndOut(untagged, 30, OUTLET_AT);
       expect(noTag).toMatchObject({ distance_from_outlet_m: null, geo_verified: false, radius_m: 100 });
+      // A mocked location, reported at check-in or at check-out, is never verified.
+      const mockedIn = await checkIn({ token: employee.token }, checkInBody(outletId, 5, { ...OUTLET_AT, is_mock: true }));
+      expect(mockedIn.statusCode, mockedIn.body).toBe(201);
+      const mockedInOut = await checkOut({ token: employee.token }, mockedIn.json().data.id, checkOutBody());
+      expect(mockedInOut.json().data).toMatchObject({ distance_from_outlet_m: 0, check_in_is_mock: true, geo_verified: false });
+      const honestIn = await checkIn({ token: employee.token }, checkInBody(outletId, 5));
+      const mockedOut = await checkOut({ token: employee.token }, honestIn.json().data.id, checkOutBody({ is_mock: true }));
+      expect(mockedOut.json().data).toMatchObject({ check_out_is_mock: true, geo_verified: false });
 
       // The workspace's settings decide, and are stored with the visit.
       const set = await t.request({ method: 'PUT', url: '/api/v1/workspace/config', token: ws.token, payload: { visit_radius_m: 200, visit_min_dwell_minutes: 0 } });
@@ -270,8 +279,9 @@ describe('visits', () => {
       expect(await ids({ token: ws.token }, '?status=2')).toEqual([b1, a2]);
       expect(await ids({ token: ws.token }, '?status=1')).toEqual([]);
       expect(await ids({ token: ws.token }, '?outcome=4')).toEqual([a1]);
-      const today = new Date().toISOString().slice(0, 10);
-      expect((await ids({ token: ws.token }, `?date=${today}`)).length).toBeGreaterThanOrEqual(1);
+      // The local day of the device's check-in time (not the server's today: a run just after midnight differs).
+      const day = (await get({ token: ws.token }, a2)).json().data.visit_date;
+      expect(await ids({ token: ws.token }, `?date=${day}`)).toContain(a2);
       expect(await ids({ token: ws.token }, '?date=2001-01-01')).toEqual([]);
       for (const bad of ['?status=5', '?outcome=0', '?sort=outlet', '?date=2026-13-01', '?user_id=x']) expect((await list({ token: ws.token }, bad)).statusCode, bad).toBe(400);
 
@@ -331,17 +341,19 @@ describe('visits', () => {
       const b1 = await visitIn({ token: b.token }, outletId, 5);
       const other = await field();
       await visitIn({ token: other.employee.token }, other.outletId);
+      // Device times a few minutes ago: just after midnight they fall on yesterday, so the range spans both.
       const today = new Date().toISOString().slice(0, 10);
+      const visitDate = (await get({ token: ws.token }, a1)).json().data.visit_date;
       const em = t.orm.em.fork();
       t.queries.reset();
-      const facts = await visitFacts(em, ws.organizationId, null, today, today);
+      const facts = await visitFacts(em, ws.organizationId, null, shiftDay(today, -1), today);
       expect(t.queries.count).toBe(1);
       expect(facts.map((f) => f.visitId).sort()).toEqual([a1, b1].sort());
       expect(facts.find((f) => f.visitId === a1)).toEqual({
         visitId: a1,
         userId: a.id,
         outletId,
-        visitDate: today,
+        visitDate,
         status: 3,
         outcome: 2,
         orderId: null,
@@ -351,7 +363,7 @@ describe('visits', () => {
         noSaleReasonId: reason,
       });
       expect(facts.find((f) => f.visitId === b1)).toMatchObject({ userId: b.id, status: 2, outcome: null, geoVerified: null, checkOutAt: null });
-      expect((await visitFacts(em, ws.organizationId, [b.id], today, today)).map((f) => f.visitId)).toEqual([b1]);
+      expect((await visitFacts(em, ws.organizationId, [b.id], shiftDay(today, -1), today)).map((f) => f.visitId)).toEqual([b1]);
       expect(await visitFacts(em, ws.organizationId, [], today, today)).toEqual([]);
       expect(await visitFacts(em, ws.organizationId, null, '2001-01-01', '2001-01-31')).toEqual([]);
     });

@@ -128,7 +128,13 @@ export class VisitService {
         checkOutAccuracyM: point.accuracyM,
         checkOutIsMock: point.isMock,
         dwellSeconds,
-        geoVerified: record.distanceFromOutletM != null && record.distanceFromOutletM <= settings.radiusM && dwellSeconds >= settings.minDwellMinutes * 60,
+        // A device that says its location was mocked (at check-in or check-out) is not taken at its word.
+        geoVerified:
+          record.distanceFromOutletM != null &&
+          record.distanceFromOutletM <= settings.radiusM &&
+          dwellSeconds >= settings.minDwellMinutes * 60 &&
+          record.checkInIsMock !== true &&
+          point.isMock !== true,
         radiusM: settings.radiusM,
         minDwellMinutes: settings.minDwellMinutes,
         outcome: outcome.outcome,
