@@ -40,6 +40,12 @@ describe('GET /api/v1/reports/beat-productivity', () => {
     // All five outlets on o1's route (a plan lists outlets of its route).
     await db.execute('update outlet set route_id = x.route_id, town_id = x.town_id from outlet x where x.id = ? and outlet.id = any(?::int[])', [o1, `{${[o2, o3, o4, o5].join(',')}}`]);
 
+    // Visits are checked in "now" by the device, so that their local day is the server's today even
+    // just after midnight; with no minimum dwell, distance alone decides geo-verification here (the
+    // times the figures use are set below).
+    const dwell = await t.request({ method: 'PUT', url: '/api/v1/workspace/config', token: ws.token, payload: { visit_min_dwell_minutes: 0 } });
+    expect(dwell.statusCode, dwell.body).toBe(200);
+
     // Plans written last week (revised_on moved back), so reading today freezes today's day.
     const weekday = ((new Date().getUTCDay() + 6) % 7) + 1;
     const day0 = new Date().toISOString().slice(0, 10);
@@ -72,7 +78,7 @@ describe('GET /api/v1/reports/beat-productivity', () => {
 
     const far = northOfOutlet(500);
     const visit = async (who: User, outletId: number, at: Record<string, unknown>, outcome: Record<string, unknown>, window: [string, string]) => {
-      const inRes = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: who.token, payload: checkInBody(outletId, 5, at) });
+      const inRes = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: who.token, payload: checkInBody(outletId, 0, at) });
       expect(inRes.statusCode, inRes.body).toBe(201);
       const id = inRes.json().data.id as number;
       today = inRes.json().data.visit_date;
