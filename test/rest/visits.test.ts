@@ -249,6 +249,11 @@ describe('visits', () => {
       const ordered = await checkOut({ token: employee.token }, id, checkOutBody({ outcome: 1, order_id: ownOrder }));
       expect(ordered.json().data).toMatchObject({ status: 3, outcome: 1, order_id: ownOrder, no_sale_reason_id: null });
       const next = await visitIn({ token: employee.token }, outletId);
+      // An order is the outcome of one visit only (it would count twice as a productive call): 409, the visit stays open.
+      const twice = await checkOut({ token: employee.token }, next, checkOutBody({ outcome: 1, order_id: ownOrder }));
+      expect(twice.statusCode, twice.body).toBe(409);
+      expect(twice.json().message).toBe(`Order ${ownOrder} is already the outcome of visit ${id}`);
+      expect((await get({ token: employee.token }, next)).json().data).toMatchObject({ status: 2, order_id: null });
       const noSale = await checkOut({ token: employee.token }, next, checkOutBody({ outcome: 2, no_sale_reason_id: reason }));
       expect(noSale.json().data).toMatchObject({ outcome: 2, no_sale_reason_id: reason, order_id: null });
       // Deactivating a reason that visits name is not blocked.

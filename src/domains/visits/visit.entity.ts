@@ -47,6 +47,7 @@ export const VISIT_STATUSES = Object.values(VisitStatus).filter((v): v is VisitS
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'visit' })
 @Unique({ properties: ['organizationId', 'clientRef'] })
+@Unique({ properties: ['organizationId', 'order'] })
 @Index({ properties: ['organizationId', 'visitDate'] })
 @Index({ properties: ['organizationId', 'user', 'visitDate'] })
 @Index({

@@ -109,6 +109,7 @@ export class VisitService {
     if (outcome.orderId != null) {
       const order = await ctx.em.findOne(Order, { id: outcome.orderId, createdBy: session.userId, cancelledAt: null });
       if (!order) throw new ValidationError('orderId', 'does not name an order of yours that is not cancelled');
+      await this.refuseOrderOfAnotherVisit(ctx.em, outcome.orderId);
     }
     if (outcome.noSaleReasonId != null) {
       const reason = await ctx.em.findOne(NoSaleReason, { id: outcome.noSaleReasonId, status: ActiveStatus.ACTIVE });
@@ -144,6 +145,10 @@ export class VisitService {
       });
       await tx.flush();
       return rowOf(tx, Visit, record);
+    }).catch(async (err: unknown) => {
+      // Two check-outs naming one order at once: the unique key lets one through.
+      if (err instanceof UniqueConstraintViolationException && outcome.orderId != null) await this.refuseOrderOfAnotherVisit(ctx.em.fork(), outcome.orderId);
+      throw err;
     });
     const [read] = await readVisits(ctx.em, [visit]);
     return read;
@@ -206,6 +211,12 @@ export class VisitService {
 
   private requireInProgress(visit: Visit): void {
     if (visit.status !== VisitStatus.IN_PROGRESS) throw new ConflictError(`Visit ${visit.id} is ${VISIT_STATUS_LABELS[visit.status]}, not in progress`);
+  }
+
+  /** 409 when another visit already has the order as its outcome (it would count twice as a productive call). */
+  private async refuseOrderOfAnotherVisit(em: EntityManager, orderId: number): Promise<void> {
+    const other = await em.findOne(Visit, { order: orderId });
+    if (other) throw new ConflictError(`Order ${orderId} is already the outcome of visit ${other.id}`);
   }
 
   /** 409 naming the user's visit in progress, if any. */
