@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ok } from '../envelope';
+import { exportRoute } from '../export-route';
+import { beatProductivityExport } from '../../src/domains/reports/beat-productivity.export';
 import { BeatProductivityBody, presentBeatProductivity } from '../presenters/beat-productivity.presenter';
 import { presentSalesReport, SalesReportBody } from '../presenters/sales-report.presenter';
 import { DateString, okResponse } from '../schemas';
@@ -73,4 +75,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok(presentBeatProductivity(report));
     },
   );
+
+  exportRoute(app, {
+    source: beatProductivityExport,
+    summary: 'The beat-productivity report of a day as XLSX, PDF or CSV, a row per employee with the score’s points by component (administrators and API keys)',
+    query: BeatProductivityQuery.properties,
+    filters: (q) => ({ date: q.date, userId: q.user_id }),
+  });
 };

@@ -1,7 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserType } from '../../src/domains/users/user.entity';
 import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
 import { checkInBody, checkOutBody, createNoSaleReason, createOutlet, northOfOutlet } from '../helpers/visit-fixtures';
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -252,5 +260,136 @@ describe('GET /api/v1/reports/beat-productivity', () => {
     expect(JSON.stringify(bad.errors)).toContain('date');
     const asCustomer = await t.graphql('{ beatProductivity { date } }', {}, retailerToken);
     expect(asCustomer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+  describe('GET /api/v1/exports/beat-productivity (xlsx, pdf, csv) and export jobs', () => {
+    const HEADERS = [
+      'Date', 'Employee', 'Route', 'Leave', 'Planned', 'Calls', 'Productive', 'Geo-verified', 'Phone calls', 'Call rate %', 'Strike rate %', 'Lines per call', 'Order value',
+      'First check-in', 'Last check-out', 'Minutes in field', 'No-sale reasons', 'Score', 'Coverage of 30', 'Strike of 30', 'Geo of 20', 'Lines of 10', 'Time of 10', 'Why the score is low',
+    ];
+    /** Exports spend a budget of 5 a minute per caller: each test takes keys of its own. */
+    const exportKey = async () => (await createApiKey(t, ws, { scopes: 'read,exports' })).key;
+    const download = (query: string, apiKey: string) => t.request({ method: 'GET', url: `/api/v1/exports/beat-productivity${query}`, apiKey });
+    /** An instant as the workspace's wall clock, as a spreadsheet keeps it (a UTC-based Date). */
+    const wallClock = async (iso: string) => {
+      const [{ local }] = await t.orm.em.fork().getConnection().execute<{ local: string }[]>(
+        `select to_char(?::timestamptz at time zone c.time_zone, 'YYYY-MM-DD"T"HH24:MI:SS') as local from workspace_config c where c.organization_id = ?`,
+        [iso, ws.organizationId],
+      );
+      return local;
+    };
+
+    it('XLSX: the report’s rows, a column per figure and per score component, the day fixed on the title lines', async () => {
+      const res = await download(`?date=${today}`, await exportKey());
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="beat-productivity-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0];
+      expect(sheet.name).toBe('Beat productivity');
+      const values = (row: number) => Array.from({ length: HEADERS.length }, (_, i) => sheet.getRow(row).getCell(i + 1).value ?? null);
+      expect(values(1)).toEqual(HEADERS);
+      const [first, last] = [await wallClock(at('09:00')), await wallClock(at('12:00'))];
+      expect(values(2)).toEqual([
+        new Date(`${today}T00:00:00Z`), 'Asha Rep', routeName, null, 4, 4, 1, 2, 1, 25, 25, 2, orderTotal,
+        new Date(`${first}Z`), new Date(`${last}Z`), 180, 'Owner away 1', 55, 22.5, 7.5, 13.33, 6.67, 5,
+        'Strike rate: orders on 25% of the calls due (target 100%). 7.5 of 30 points.',
+      ]);
+      // B on leave: figures, no score or points.
+      expect(values(3).slice(1, 6)).toEqual(['Bina Rep', routeName, 'All day', 2, 0]);
+      expect(values(3).slice(17, 23)).toEqual([null, null, null, null, null, null]);
+      expect(values(3)[23]).toBe('On approved leave all day: not scored.');
+      expect(values(4).slice(1, 3)).toEqual(['Chetan Rep', null]);
+      expect(values(4)[17]).toBe(50.8);
+      // The totals row sums the counts and the order value (as formulas with their results).
+      const result = (cell: unknown) => (cell !== null && typeof cell === 'object' && 'result' in cell ? cell.result : cell);
+      expect(values(5).slice(0, 13).map(result)).toEqual(['Total', null, null, null, 6, 5, 1, 3, 1, null, null, null, orderTotal]);
+      expect(values(5)[4]).toMatchObject({ formula: 'SUM(E2:E4)' });
+      const about = workbook.getWorksheet('About')!;
+      const lines = Array.from({ length: about.rowCount }, (_, i) => about.getRow(i + 1).values).flat();
+      expect(lines).toContain(`Day: ${today}`);
+    });
+
+    it('CSV and PDF: the same rows; user_id narrows to one employee, named on the title lines', async () => {
+      const key = await exportKey();
+      const csv = await download(`?date=${today}&format=csv`, key);
+      expect(csv.statusCode, csv.body).toBe(200);
+      const rows = parse(csv.body.replace(/^\uFEFF/, '')) as string[][];
+      expect(rows[0]).toEqual(HEADERS);
+      expect(rows.map((r) => r[1])).toEqual(['Employee', 'Asha Rep', 'Bina Rep', 'Chetan Rep']);
+      expect(rows[1].slice(4, 13)).toEqual(['4', '4', '1', '2', '1', '25', '25', '2', String(orderTotal)]);
+      expect(rows[1][13]).toBe((await wallClock(at('09:00'))).replace('T', ' '));
+      expect(rows[1][17]).toBe('55');
+
+      const pdf = await download(`?date=${today}&user_id=${a.id}&format=pdf`, key);
+      expect(pdf.statusCode, pdf.body).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'beat-pdf-'));
+      try {
+        await writeFile(path.join(dir, 'report.pdf'), pdf.rawPayload);
+        const { stdout } = await promisify(execFile)('pdftotext', ['-layout', path.join(dir, 'report.pdf'), '-']);
+        expect(stdout).toContain('Beat productivity');
+        expect(stdout).toContain(`Day: ${today}`);
+        expect(stdout).toContain('Employee: Asha Rep');
+        expect(stdout).toContain('Asha Rep');
+        expect(stdout).not.toContain('Chetan Rep');
+        // The reasons column (its cells wrap, so pdftotext interleaves their lines with the next columns').
+        expect(stdout).toContain('Strike rate:');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('400s naming the filter; employees and customers 403; keys need the exports scope; another workspace cannot name this one’s employees', async () => {
+      const key = await exportKey();
+      const retailer = await createUser(t, ws, UserType.RETAILER);
+      for (const [query, field] of [
+        ['?date=2026-02-30', 'date'],
+        [`?user_id=${retailer.id}`, 'user_id'],
+        ['?user_id=0', 'user_id'],
+        ['?format=docx', 'format'],
+      ] as const) {
+        const res = await download(query, key);
+        expect(res.statusCode, `${query}: ${res.body}`).toBe(400);
+        expect(res.json().errors[0].field, query).toBe(field);
+      }
+      const viaSession = (token: string) => t.request({ method: 'GET', url: '/api/v1/exports/beat-productivity', token });
+      expect((await viaSession(a.token)).statusCode).toBe(403);
+      expect((await viaSession(retailerToken)).statusCode).toBe(403);
+      const reportsOnly = await createApiKey(t, ws, { scopes: 'read,reports' });
+      expect((await download('', reportsOnly.key)).statusCode).toBe(403);
+      const other = await createWorkspace(t);
+      const foreign = await t.request({ method: 'GET', url: `/api/v1/exports/beat-productivity?user_id=${a.id}`, token: other.token });
+      expect(foreign.statusCode, foreign.body).toBe(400);
+      expect(foreign.json().errors[0].field).toBe('user_id');
+      const theirs = await t.request({ method: 'GET', url: `/api/v1/exports/beat-productivity?date=${today}&format=csv`, token: other.token });
+      expect(theirs.statusCode, theirs.body).toBe(200);
+      expect(parse(theirs.body.replace(/^\uFEFF/, ''))).toEqual([HEADERS]);
+    });
+
+    it('an export job with no date keeps the day it was asked for, and its file downloads by the pre-signed link', async () => {
+      const key = await exportKey();
+      const started = await t.graphql(
+        'mutation($f: ExportFiltersInput) { startExport(kind: BEAT_PRODUCTIVITY, format: CSV, filters: $f) { id status rowsTotal fileName } }',
+        { f: { userId: a.id } },
+        { apiKey: key },
+      );
+      const job = (expectGraphqlData(started) as { startExport: { id: number; status: string; rowsTotal: number } }).startExport;
+      expect(job).toMatchObject({ status: 'QUEUED', rowsTotal: 1 });
+      const [stored] = await t.orm.em.fork().getConnection().execute<{ filters: Record<string, unknown> }[]>('select filters from export_job where id = ?', [job.id]);
+      expect(stored.filters).toEqual({ userId: a.id, date: today });
+      const badDate = await t.graphql('mutation { startExport(kind: BEAT_PRODUCTIVITY, filters: { date: "2026-13-01" }) { id } }', {}, { apiKey: key });
+      expectGraphqlError(badDate, 'BAD_USER_INPUT', /^date /);
+      await t.startWorker(); // stopped by t.close()
+      let ready: { status: string; downloadUrl: string | null } = { status: 'QUEUED', downloadUrl: null };
+      for (let i = 0; i < 100 && ready.status !== 'READY' && ready.status !== 'FAILED'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ready = (expectGraphqlData(await t.graphql(`{ export(id: ${job.id}) { status downloadUrl } }`, {}, { apiKey: key })) as { export: typeof ready }).export;
+      }
+      expect(ready.status).toBe('READY');
+      const file = await t.request({ method: 'GET', url: new URL(ready.downloadUrl!).pathname + new URL(ready.downloadUrl!).search });
+      expect(file.statusCode, file.body).toBe(200);
+      const rows = parse(file.body.replace(/^\uFEFF/, '')) as string[][];
+      expect(rows.map((r) => [r[0], r[1], r[17]])).toEqual([['Date', 'Employee', 'Score'], [today, 'Asha Rep', '55']]);
+    });
   });
 });

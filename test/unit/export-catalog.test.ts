@@ -29,8 +29,8 @@ const scope = { em: undefined as never, organizationId: 1 };
 
 describe('export kinds come from the domains', () => {
   it('the catalog lists every module’s kinds in the order of the domain list', () => {
-    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users']);
-    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'crate-moves']);
+    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'beat-productivity']);
+    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'beat-productivity', 'crate-moves']);
   });
 
   it("a new domain's kind reaches GraphQL's ExportKind and ExportFiltersInput with no other edit", async () => {
@@ -40,6 +40,7 @@ describe('export kinds come from the domains', () => {
       ['ORDERS', 'orders', 'One row per order.'],
       ['SALES', 'sales', 'One row per order line.'],
       ['USERS', 'users', 'One row per user.'],
+      ['BEAT_PRODUCTIVITY', 'beat-productivity', 'One row per employee with a beat plan or a visit on the day, scored.'],
       ['CRATE_MOVES', 'crate-moves', 'One row per crate move.'],
     ]);
     const filters = (schema.getType('ExportFiltersInput') as GraphQLInputObjectType).getFields();

@@ -10,6 +10,8 @@ export interface ExportColumn {
   width: number;
   /** Summed in the totals row. */
   total?: boolean;
+  /** false: left out of the PDF (a page has room for some 20 columns); XLSX and CSV keep it. */
+  printed?: false;
 }
 
 /** A typed cell value: numbers as numbers, dates as Date (UTC-based, as spreadsheets keep wall-clock time). */

@@ -10,7 +10,8 @@ export interface CheckedFilters {
 /**
  * Checks an export's filters against its kind and the workspace (400 naming the filter): only the
  * kind's own filters, each value by its filter's rule (real calendar dates, a production unit of
- * this workspace), then the kind's rules across them (a date range in order).
+ * this workspace), then the kind's rules across them (a date range in order), then the defaults
+ * the kind fixes for filters left out (a report's day).
  */
 export async function checkFilters(scope: FilterScope, source: ExportSource, given: ExportFilters): Promise<CheckedFilters> {
   const filters: Record<string, string | number> = {};
@@ -24,5 +25,6 @@ export async function checkFilters(scope: FilterScope, source: ExportSource, giv
     if (checked.label !== undefined) labels[name] = checked.label;
   }
   source.checkTogether?.(filters);
+  if (source.defaults) Object.assign(filters, await source.defaults(scope, filters));
   return { filters, labels };
 }

@@ -41,11 +41,34 @@ export interface RowsQuery {
   count: Sql;
 }
 
+/** One row of an export by its columns' keys: SQL's raw values (numerics as text) or a computed row's. */
+export type ExportRow = Record<string, unknown>;
+
+/** Rows read from the database through a cursor, `rows` at a time: any number of them. */
+export interface QueriedRows<F extends ExportFilters = ExportFilters> {
+  /**
+   * The rows of one workspace. Raw SQL bypasses the ORM's tenant filter, so the root table is
+   * bound to `organizationId` and every joined table matched on organization_id (tenant-sql.ts).
+   * Select aliases are the columns' keys; timestamps are formatted as the workspace's wall-clock
+   * time (`workspace_config` joined as `wc`).
+   */
+  rows(organizationId: number, filters: F): RowsQuery;
+}
+
+/**
+ * Rows a domain computes (a report's figures, scored in TypeScript), held in memory while the file is
+ * written: for kinds whose filters bound them (one day's employees). Values as SQL would give them:
+ * numbers, text, dates 'YYYY-MM-DD', timestamps as the workspace's wall-clock 'YYYY-MM-DDTHH:MI:SS'.
+ */
+export interface ComputedRows<F extends ExportFilters = ExportFilters> {
+  computedRows(scope: FilterScope, filters: F): Promise<ExportRow[]>;
+}
+
 /**
  * One kind of export, declared by the domain whose records it lists (its module's `exports`): its
- * name, columns, filters and the SQL of its rows. The exports domain checks, counts and writes it.
+ * name, columns, filters and its rows (queried or computed). The exports domain checks, counts and writes it.
  */
-export interface ExportSource<F extends ExportFilters = ExportFilters> {
+export interface ExportKind<F extends ExportFilters = ExportFilters> {
   /** Its name: the GraphQL ExportKind value (upper-cased), a job's `kind` and the file name's start. */
   readonly kind: string;
   /** What one row is, for GraphQL's ExportKind. */
@@ -55,20 +78,23 @@ export interface ExportSource<F extends ExportFilters = ExportFilters> {
   readonly filters: { readonly [K in keyof F]-?: ExportFilter<NonNullable<F[K]>> };
   /** Checks the filters together, once each is checked (a date range that ends before it starts). */
   checkTogether?(filters: F): void;
+  /**
+   * The values of filters left out that the file depends on (a report's day, "today"): fixed when the
+   * export is asked for and kept by its job, so a job run after midnight still writes the day asked.
+   */
+  defaults?(scope: FilterScope, filters: F): Promise<Partial<F>>;
   readonly orientation: 'portrait' | 'landscape';
   readonly columns: readonly ExportColumn[];
-  /**
-   * The rows of one workspace. Raw SQL bypasses the ORM's tenant filter, so the root table is
-   * bound to `organizationId` and every joined table matched on organization_id (tenant-sql.ts).
-   * Select aliases are the columns' keys; timestamps are formatted as the workspace's wall-clock
-   * time (`workspace_config` joined as `wc`).
-   */
-  rows(organizationId: number, filters: F): RowsQuery;
   /** One line per filter applied, e.g. "Status: Approved"; `labels` names the records filters point at. */
   describe(filters: F, labels: { readonly [K in keyof F]?: string }): string[];
 }
 
+/** An export kind and where its rows come from. */
+export type ExportSource<F extends ExportFilters = ExportFilters> = ExportKind<F> & (QueriedRows<F> | ComputedRows<F>);
+
 /** Declares a domain's export kind; only for the type check of its filters. */
+export function defineExport<F extends ExportFilters>(source: ExportKind<F> & QueriedRows<F>): ExportKind & QueriedRows;
+export function defineExport<F extends ExportFilters>(source: ExportKind<F> & ComputedRows<F>): ExportKind & ComputedRows;
 export function defineExport<F extends ExportFilters>(source: ExportSource<F>): ExportSource {
   return source as unknown as ExportSource;
 }

@@ -10,7 +10,7 @@ import { CONTENT_TYPES, exportFileName, ExportFormat, PDF_ROW_LIMIT } from './ex
 import type { LogoFetcher } from './pdf/logo-fetch';
 import { PrintedRows, type Branding, type PdfInput } from './pdf/pdf-input';
 import type { PdfRenderer } from './pdf/pdf-renderer';
-import { countRows, forEachBatch } from './row-cursor';
+import { plannedRows, type PlannedRows } from './planned-rows';
 import { CsvWriter } from './csv-writer';
 import type { ExportFilters, ExportSource } from './export-source';
 import { XlsxWriter } from './xlsx-writer';
@@ -29,6 +29,7 @@ export interface ExportPlan extends ExportRequest {
   source: ExportSource;
   /** Rows at planning time. */
   total: number;
+  rows: PlannedRows;
   fileName: string;
   contentType: string;
   filterLines: string[];
@@ -118,8 +119,10 @@ export class ExportWriter {
    */
   async plan(em: EntityManager, organizationId: number, request: ExportRequest): Promise<ExportPlan> {
     const source = this.catalog.sourceOf(request.kind);
-    const { filters, labels } = await checkFilters({ em, organizationId }, source, request.filters);
-    const total = await countRows(em, source.rows(organizationId, filters));
+    const scope = { em, organizationId };
+    const { filters, labels } = await checkFilters(scope, source, request.filters);
+    const rows = await plannedRows(scope, source, filters);
+    const total = rows.total;
     if (request.format === ExportFormat.PDF && total > PDF_ROW_LIMIT) {
       const [limit, rows] = [PDF_ROW_LIMIT, total].map((n) => n.toLocaleString('en-IN'));
       throw new ValidationError('format', `must be xlsx or csv for more than ${limit} rows (this export has ${rows}; a PDF holds at most ${limit}), or narrow the filters`);
@@ -131,6 +134,7 @@ export class ExportWriter {
       organizationId,
       source,
       total,
+      rows,
       fileName: exportFileName(request.kind, request.format, workspace.localDay),
       contentType: CONTENT_TYPES[request.format],
       filterLines: source.describe(filters, labels),
@@ -154,12 +158,12 @@ export class ExportWriter {
 
   /** The PDF, whole (it is capped at PDF_ROW_LIMIT rows). */
   async pdfOf(em: EntityManager, plan: ExportPlan, onProgress?: (rows: number) => Promise<void>): Promise<{ bytes: Buffer; rows: number }> {
-    const { columns } = plan.source;
+    const columns = plan.source.columns.filter((c) => c.printed !== false);
     // A rendering thread gets ready while the rows are read.
     this.pdf.prepare();
     const totals = new ColumnTotals(columns);
     const printed = new PrintedRows();
-    const rows = await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
+    const rows = await plan.rows.forEachBatch(em, async (batch) => {
       for (let at = 0; at < batch.length; at += ROWS_BETWEEN_TURNS) {
         if (at > 0) await setImmediate();
         for (const raw of batch.slice(at, at + ROWS_BETWEEN_TURNS)) {
@@ -193,7 +197,7 @@ export class ExportWriter {
       generated: `${plan.workspace.localNow} (${plan.workspace.timeZone})`,
     });
     let done = 0;
-    await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
+    await plan.rows.forEachBatch(em, async (batch) => {
       // Row by row, so a row's typed cells are garbage before the next is made: nothing of a
       // batch but its raw rows and its XML lives long enough to be promoted out of V8's young generation.
       for (const raw of batch) {
@@ -212,7 +216,7 @@ export class ExportWriter {
   /** The same cursor and batches as XLSX; the raw SQL values go to the CSV writer untyped. */
   private async csvInto(em: EntityManager, plan: ExportPlan, output: Writable, onProgress?: (rows: number) => Promise<void>): Promise<number> {
     const writer = new CsvWriter(output, plan.source.columns);
-    await forEachBatch(em, plan.source.rows(plan.organizationId, plan.filters), async (batch) => {
+    await plan.rows.forEachBatch(em, async (batch) => {
       for (const raw of batch) writer.addRow(raw);
       await writer.flush();
       await onProgress?.(writer.rows);

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ActiveStatus } from '../../db/active-status';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
@@ -39,64 +40,74 @@ const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part
 export class BeatProductivityService {
   async report(ctx: RequestContext, query: BeatProductivityQuery): Promise<BeatProductivityReport> {
     const userId = reportedEmployee(ctx, query.userId);
-    if (userId !== null) await this.checkEmployee(ctx, userId);
+    if (userId !== null) await checkReportedEmployee(ctx.em, ctx.organizationId, 'userId', userId);
     const date = query.date == null ? await workspaceToday(ctx.em, ctx.organizationId) : calendarDate('date', query.date);
-    const only = userId === null ? null : [userId];
-    const plans = await dayPlans(ctx.em, ctx.organizationId, date, only);
-    const visits = await visitFacts(ctx.em, ctx.organizationId, only, date, date);
-    const candidates = new Set<number>([...plans.map((p) => p.userId), ...visits.map((v) => v.userId)]);
-    if (candidates.size === 0) return { date, userId, rows: [] };
-    const employees = await this.activeEmployees(ctx, candidates);
-    const leave = await approvedLeaveDays(ctx.em, ctx.organizationId, [...employees.keys()], date, date);
-    const completed = visits.filter((v) => v.status === VisitStatus.COMPLETED);
-    const orders = await this.orders(ctx, completed.flatMap((v) => (v.outcome === VisitOutcome.ORDER && v.orderId !== null ? [v.orderId] : [])));
-    const reasonNames = await this.reasonNames(ctx, completed.flatMap((v) => (v.noSaleReasonId === null ? [] : [v.noSaleReasonId])));
-    const plansOf = groupBy(plans, (p) => p.userId);
-    const visitsOf = groupBy(visits, (v) => v.userId);
-    const rows = [...employees].map(([id, name]) =>
-      rowOf(date, id, name, plansOf.get(id) ?? [], visitsOf.get(id) ?? [], leave.get(id)?.get(date) ?? 0, orders, reasonNames),
-    );
-    rows.sort((a, b) => a.userName.localeCompare(b.userName) || a.userId - b.userId);
-    return { date, userId, rows };
+    return beatProductivityOfDay(ctx.em, ctx.organizationId, date, userId);
   }
+}
 
-  private async checkEmployee(ctx: RequestContext, userId: number): Promise<void> {
-    if (!Number.isSafeInteger(userId) || userId < 1) throw new ValidationError('userId', 'must be a positive integer');
-    const t = tenantSql(ctx.organizationId, 'u');
-    const [found] = await executeSql<{ n: number }>(ctx.em, sql`select count(*)::int as n from app_user u where ${t.owns()} and u.id = ${userId} and u.user_type = ${UserType.EMPLOYEE}`);
-    if (found.n === 0) throw new ValidationError('userId', 'does not name an employee of this workspace');
-  }
+/** The report of one checked day and employee (null: every one), whoever asks: the export's rows too. */
+export async function beatProductivityOfDay(em: EntityManager, organizationId: number, date: string, userId: number | null): Promise<BeatProductivityReport> {
+  const only = userId === null ? null : [userId];
+  const plans = await dayPlans(em, organizationId, date, only);
+  const visits = await visitFacts(em, organizationId, only, date, date);
+  const candidates = new Set<number>([...plans.map((p) => p.userId), ...visits.map((v) => v.userId)]);
+  if (candidates.size === 0) return { date, userId, rows: [] };
+  const employees = await activeEmployees(em, organizationId, candidates);
+  const leave = await approvedLeaveDays(em, organizationId, [...employees.keys()], date, date);
+  const completed = visits.filter((v) => v.status === VisitStatus.COMPLETED);
+  const orders = await ordersOf(em, organizationId, completed.flatMap((v) => (v.outcome === VisitOutcome.ORDER && v.orderId !== null ? [v.orderId] : [])));
+  const reasonNames = await reasonNamesOf(em, organizationId, completed.flatMap((v) => (v.noSaleReasonId === null ? [] : [v.noSaleReasonId])));
+  const plansOf = groupBy(plans, (p) => p.userId);
+  const visitsOf = groupBy(visits, (v) => v.userId);
+  const rows = [...employees].map(([id, name]) =>
+    rowOf(date, id, name, plansOf.get(id) ?? [], visitsOf.get(id) ?? [], leave.get(id)?.get(date) ?? 0, orders, reasonNames),
+  );
+  rows.sort((a, b) => a.userName.localeCompare(b.userName) || a.userId - b.userId);
+  return { date, userId, rows };
+}
 
-  /** The active employees among `ids`: id → name. */
-  private async activeEmployees(ctx: RequestContext, ids: Set<number>): Promise<Map<number, string>> {
-    const t = tenantSql(ctx.organizationId, 'u');
-    const rows = await executeSql<{ id: number; name: string }>(
-      ctx.em,
-      sql`select u.id, trim(u.first_name || ' ' || u.last_name) as name from app_user u
-           where ${t.owns()} and u.id = any(${intArray(ids)}::int[]) and u.user_type = ${UserType.EMPLOYEE} and u.status = ${ActiveStatus.ACTIVE}`,
-    );
-    return new Map(rows.map((r) => [Number(r.id), r.name]));
-  }
+/** Refuses (400 naming `field`) an id that is not of an employee of the workspace; returns the employee's name. */
+export async function checkReportedEmployee(em: EntityManager, organizationId: number, field: string, userId: number): Promise<string> {
+  if (!Number.isSafeInteger(userId) || userId < 1) throw new ValidationError(field, 'must be a positive integer');
+  const t = tenantSql(organizationId, 'u');
+  const [found] = await executeSql<{ name: string }>(
+    em,
+    sql`select trim(u.first_name || ' ' || u.last_name) as name from app_user u where ${t.owns()} and u.id = ${userId} and u.user_type = ${UserType.EMPLOYEE}`,
+  );
+  if (!found) throw new ValidationError(field, 'does not name an employee of this workspace');
+  return found.name;
+}
 
-  /** Each order's total, whether it was cancelled, and its distinct variants. */
-  private async orders(ctx: RequestContext, ids: number[]): Promise<Map<number, OrderFigures>> {
-    if (ids.length === 0) return new Map();
-    const t = tenantSql(ctx.organizationId, 'o');
-    const rows = await executeSql<{ id: number; total: string; cancelled: boolean; variants: number }>(
-      ctx.em,
-      sql`select o.id, o.total_amount::text as total, o.cancelled_at is not null as cancelled,
-                 (select count(distinct i.product_variant_id)::int from order_item i where ${t.owns('i')} and i.order_id = o.id) as variants
-            from sales_order o where ${t.owns()} and o.id = any(${intArray(ids)}::int[])`,
-    );
-    return new Map(rows.map((r) => [Number(r.id), { total: Number(r.total), cancelled: r.cancelled, variants: Number(r.variants) }]));
-  }
+/** The active employees among `ids`: id → name. */
+async function activeEmployees(em: EntityManager, organizationId: number, ids: Set<number>): Promise<Map<number, string>> {
+  const t = tenantSql(organizationId, 'u');
+  const rows = await executeSql<{ id: number; name: string }>(
+    em,
+    sql`select u.id, trim(u.first_name || ' ' || u.last_name) as name from app_user u
+         where ${t.owns()} and u.id = any(${intArray(ids)}::int[]) and u.user_type = ${UserType.EMPLOYEE} and u.status = ${ActiveStatus.ACTIVE}`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
 
-  private async reasonNames(ctx: RequestContext, ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const t = tenantSql(ctx.organizationId, 'r');
-    const rows = await executeSql<{ id: number; name: string }>(ctx.em, sql`select r.id, r.name from no_sale_reason r where ${t.owns()} and r.id = any(${intArray(ids)}::int[])`);
-    return new Map(rows.map((r) => [Number(r.id), r.name]));
-  }
+/** Each order's total, whether it was cancelled, and its distinct variants. */
+async function ordersOf(em: EntityManager, organizationId: number, ids: number[]): Promise<Map<number, OrderFigures>> {
+  if (ids.length === 0) return new Map();
+  const t = tenantSql(organizationId, 'o');
+  const rows = await executeSql<{ id: number; total: string; cancelled: boolean; variants: number }>(
+    em,
+    sql`select o.id, o.total_amount::text as total, o.cancelled_at is not null as cancelled,
+               (select count(distinct i.product_variant_id)::int from order_item i where ${t.owns('i')} and i.order_id = o.id) as variants
+          from sales_order o where ${t.owns()} and o.id = any(${intArray(ids)}::int[])`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), { total: Number(r.total), cancelled: r.cancelled, variants: Number(r.variants) }]));
+}
+
+async function reasonNamesOf(em: EntityManager, organizationId: number, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const t = tenantSql(organizationId, 'r');
+  const rows = await executeSql<{ id: number; name: string }>(em, sql`select r.id, r.name from no_sale_reason r where ${t.owns()} and r.id = any(${intArray(ids)}::int[])`);
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
 }
 
 /** One employee's row: the figures, then the score (none on a full day of leave). */

@@ -1,4 +1,5 @@
 import { defineDomain } from '../domain-module';
+import { beatProductivityExport } from './beat-productivity.export';
 import { BeatProductivityService } from './beat-productivity.service';
 import { ReportsResolver } from './reports.resolver';
 import { SalesReportService } from './sales-report.service';
@@ -21,4 +22,6 @@ export const reportsDomain = defineDomain({
   services: () => ({ salesReport: new SalesReportService(), beatProductivity: new BeatProductivityService() }),
   resolvers: [ReportsResolver],
   routeGroups: { reports: 'scoped' },
+  // GET /exports/beat-productivity: the exports group and budget, as every export.
+  exports: [beatProductivityExport],
 });

@@ -30,3 +30,16 @@ export function shiftDay(day: string, days: number): string {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
+
+/** The workspace's IANA time zone. */
+export async function workspaceTimeZone(em: EntityManager, organizationId: number): Promise<string> {
+  const t = tenantSql(organizationId, 'c');
+  const [row] = await executeSql<{ time_zone: string }>(em, sql`select c.time_zone from workspace_config c where ${t.owns()}`);
+  return row.time_zone;
+}
+
+/** A formatter of instants as the wall-clock time of `timeZone`, 'YYYY-MM-DDTHH:MI:SS' (as the exports' SQL gives timestamps). */
+export function wallClockOf(timeZone: string): (instant: Date) => string {
+  const format = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  return (instant) => format.format(instant).replace(' ', 'T');
+}
