@@ -12,6 +12,7 @@ import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { leaveRoutes } from './routes/leaves.routes';
+import { ledgerRoutes } from './routes/ledger.routes';
 import { productRoutes } from './routes/products.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { reportRoutes } from './routes/reports.routes';
@@ -45,6 +46,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   visitRoutes,
   beatPlanRoutes,
   reportRoutes,
+  ledgerRoutes,
 ];
 
 /**

@@ -3,6 +3,7 @@ import { WorkspacePlan, WorkspaceStatus, type Organization } from '../domains/wo
 import { changeWorkspace, listWorkspaces, STATUS_NAMES, type WorkspaceChange } from '../domains/workspace/workspace-operator';
 import * as rules from '../validation/rules';
 import type { CliCommand } from './cli-command';
+import { ledgerCommands } from './ledger-commands';
 import { statsCommands } from './stats-commands';
 
 export type { CliCommand } from './cli-command';
@@ -76,6 +77,9 @@ function workspaceSetter<F extends 'status' | 'trialEndsAt' | 'plan'>(spec: Sett
 }
 
 /** Every operator command by name (operations.md). */
+/** What the per-workspace commands (stats:*, ledger:*) take of the CLI's conventions. */
+const workspaceCommandHelpers = { argument, noWorkspace: (slug: string) => new UsageError(`No workspace has the slug ${slug}`) };
+
 export const COMMANDS: Record<string, CliCommand> = {
   'workspace:list': {
     usage: 'workspace:list',
@@ -135,5 +139,6 @@ export const COMMANDS: Record<string, CliCommand> = {
       ];
     },
   },
-  ...statsCommands({ argument, noWorkspace: (slug) => new UsageError(`No workspace has the slug ${slug}`) }),
+  ...statsCommands(workspaceCommandHelpers),
+  ...ledgerCommands(workspaceCommandHelpers),
 };

@@ -30,6 +30,8 @@ export const COST = {
   salesReport: 30_000,
   /** `beatProductivity`: one day's plans, visits, leave, orders and reasons (six indexed statements). */
   beatProductivity: 15_000,
+  /** `ledgerStatement`: one statement over a customer's rows up to its end (a window and the FIFO ageing; README, Ledger). */
+  ledgerStatement: 10_000,
   /** A mutation: its checks, writes and the answer's reads in one transaction. */
   write: 5_000,
   /** A mutation that hashes a password (Argon2id, about 25 ms of CPU). */

@@ -121,7 +121,8 @@ export function money(field: string, value: number): number {
   if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6) {
     throw new ValidationError(field, 'must have at most two decimal places');
   }
-  return value;
+  // As stored: 1e-9 passes the check above and is 0.00.
+  return Math.round(value * 100) / 100;
 }
 
 /** A quantity > 0 and at most `max`, with at most three decimals (e.g. a measure in litres or kg). */

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main';
+import { UserType } from '../../src/domains/users/user.entity';
+import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
+import { buildTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The customer ledger over REST: orders post on delivery and payments on recording (database
+ * triggers), notes, opening balances and reversals by the service; the statement's opening,
+ * running and closing balances and its FIFO ageing worked out by hand; append-only rows;
+ * ledger:verify; every 400, role and tenant rule.
+ */
+describe('ledger', () => {
+  let t: TestApp;
+  let ws: Workspace;
+  let catalog: Catalog;
+  let today: string;
+  const sql = <T extends object[]>(query: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T>(query, params);
+  const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, who: { token?: string; apiKey?: string } = { token: ws.token }) =>
+    t.request({ method, url: `/api/v1${url}`, payload, ...who });
+  const ok = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, who?: { token?: string; apiKey?: string }) => {
+    const res = await api(method, url, payload, who);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.json().data;
+  };
+  const deliver = async (orderId: number) => {
+    for (const status of [2, 3, 4]) await ok('PATCH', `/orders/${orderId}/status`, { order_status: status });
+  };
+  const daysAgo = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+  const rowCount = async () => Number((await sql<{ n: string }[]>('select count(*) as n from ledger_entry where organization_id = ?', [ws.organizationId]))[0].n);
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    ws = await createWorkspace(t, 'Ledger Dairy');
+    catalog = await seedCatalog(t, ws);
+    [{ today }] = await sql<{ today: string }[]>(
+      `select to_char((now() at time zone time_zone)::date, 'YYYY-MM-DD') as today from workspace_config where organization_id = ?`,
+      [ws.organizationId],
+    );
+  });
+  afterAll(() => t.close());
+
+  it('posts a delivered order as a debit and a payment as a credit; an undelivered or cancelled order posts nothing', async () => {
+    const order = await placeOrder(t, ws.token, { user_id: catalog.retailerId, items: [{ product_variant_id: catalog.variantIds[0], quantity: 2 }] });
+    expect(await rowCount()).toBe(0);
+    const payment = await ok('POST', '/payments', { order_id: order.id, amount: 20, mode_of_payment: 'upi', reference: 'UTR-1' });
+    await deliver(order.id);
+    const cancelled = await placeOrder(t, ws.token, { user_id: catalog.retailerId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 1 }] });
+    await ok('POST', `/orders/${cancelled.id}/cancel`, { reason: 'Duplicate' });
+
+    const s = await ok('GET', `/ledger/statement?customer_id=${catalog.retailerId}`);
+    expect(s).toMatchObject({ customer_id: catalog.retailerId, to: today, from: `${today.slice(0, 8)}01`, opening_balance: 0, total_debit: 57, total_credit: 20, closing_balance: 37 });
+    expect(s.rows).toEqual([
+      expect.objectContaining({ entry_date: today, kind: 2, debit: 0, credit: 20, balance: -20, payment_id: payment.id, order_id: null, reference: 'UTR-1' }),
+      expect.objectContaining({ entry_date: today, kind: 1, debit: 57, credit: 0, balance: 37, order_id: order.id, payment_id: null }),
+    ]);
+    expect(s.ageing).toEqual({ days_0_7: 37, days_8_15: 0, days_16_30: 0, over_30_days: 0, advance: 0 });
+    // The same rows in the list, by order and by payment.
+    const byOrder = (await api('GET', `/ledger/entries?order_id=${order.id}`)).json();
+    expect(byOrder.data.map((e: { kind: number }) => e.kind)).toEqual([1]);
+    expect(byOrder.pagination.total).toBe(1);
+    expect((await api('GET', `/ledger/entries?payment_id=${payment.id}`)).json().data[0]).toMatchObject({ customer_id: catalog.retailerId, credit: 20 });
+    expect((await api('GET', `/ledger/entries?order_id=${cancelled.id}`)).json().data).toEqual([]);
+  });
+
+  it('notes, opening balances and reversals; the statement’s opening balance, running balance and FIFO ageing by hand', async () => {
+    const customer = await createUser(t, ws, UserType.DISTRIBUTOR);
+    const post = (url: string, body: object) => ok('POST', url, body);
+    const opening = await post('/ledger/opening-balances', { customer_id: customer.id, amount: 100, as_of: daysAgo(40) });
+    expect(opening).toMatchObject({ kind: 5, debit: 100, credit: 0, entry_date: daysAgo(40), narration: 'Opening balance', customer_id: customer.id });
+    // A second opening balance while one stands: 409; nothing posted.
+    const before = await rowCount();
+    expect((await api('POST', '/ledger/opening-balances', { customer_id: customer.id, amount: 5, as_of: daysAgo(1) })).statusCode).toBe(409);
+    expect(await rowCount()).toBe(before);
+    await post('/ledger/notes', { customer_id: customer.id, note_type: 'debit', amount: 50, entry_date: daysAgo(10), narration: 'Short billing', reference: 'DN-1' });
+    await post('/ledger/notes', { customer_id: customer.id, note_type: 'debit', amount: 30, entry_date: daysAgo(3), narration: 'Freight' });
+    const credit = await post('/ledger/notes', { customer_id: customer.id, note_type: 'credit', amount: 120, narration: 'Damaged goods' });
+    expect(credit).toMatchObject({ kind: 3, credit: 120, debit: 0, entry_date: today });
+
+    // Credits (120) pay the oldest debits first: the opening 100, then 20 of the 50; 30 + 30 stay open.
+    const s = await ok('GET', `/ledger/statement?customer_id=${customer.id}&from=${daysAgo(5)}&to=${today}`);
+    expect(s).toMatchObject({ opening_balance: 150, total_debit: 30, total_credit: 120, closing_balance: 60 });
+    expect(s.rows.map((r: { debit: number; credit: number; balance: number }) => [r.debit, r.credit, r.balance])).toEqual([
+      [30, 0, 180],
+      [0, 120, 60],
+    ]);
+    expect(s.ageing).toEqual({ days_0_7: 30, days_8_15: 30, days_16_30: 0, over_30_days: 0, advance: 0 });
+    // As of 20 days ago: only the opening balance, 40 − 20 = 20 days old.
+    const earlier = await ok('GET', `/ledger/statement?customer_id=${customer.id}&from=${daysAgo(60)}&to=${daysAgo(20)}`);
+    expect(earlier).toMatchObject({ opening_balance: 0, closing_balance: 100, ageing: { days_16_30: 100, over_30_days: 0 } });
+
+    // Reversing the credit note: a debit of 120 dated today, once.
+    const reversal = await post(`/ledger/entries/${credit.id}/reverse`, { reason: 'Goods were fine' });
+    expect(reversal).toMatchObject({ kind: 6, debit: 120, credit: 0, reverses_id: credit.id, entry_date: today, narration: 'Goods were fine' });
+    expect((await api('POST', `/ledger/entries/${credit.id}/reverse`, { reason: 'Again' })).statusCode).toBe(409);
+    expect((await api('POST', `/ledger/entries/${reversal.id}/reverse`, { reason: 'Undo' })).statusCode).toBe(409);
+    expect((await ok('GET', `/ledger/statement?customer_id=${customer.id}`)).closing_balance).toBe(180);
+    // The opening balance reversed, a new one may be posted.
+    await post(`/ledger/entries/${opening.id}/reverse`, { reason: 'Wrong amount' });
+    await post('/ledger/opening-balances', { customer_id: customer.id, amount: -25, as_of: daysAgo(40) });
+    const last = await ok('GET', `/ledger/statement?customer_id=${customer.id}&from=${daysAgo(90)}`);
+    expect(last.closing_balance).toBe(55); // -25 + 50 + 30 − 120 + 120
+    // A customer only in credit: an advance, nothing aged.
+    const ahead = await createUser(t, ws, UserType.RETAILER);
+    await post('/ledger/notes', { customer_id: ahead.id, note_type: 'credit', amount: 25, narration: 'Rate difference' });
+    expect((await ok('GET', `/ledger/statement?customer_id=${ahead.id}`)).ageing).toEqual({ days_0_7: 0, days_8_15: 0, days_16_30: 0, over_30_days: 0, advance: 25 });
+  });
+
+  it('an order’s or a payment’s posting is not reversed here (409); rows are append-only in the database', async () => {
+    const [orderRow] = (await api('GET', '/ledger/entries?kind=1')).json().data;
+    const res = await api('POST', `/ledger/entries/${orderRow.id}/reverse`, { reason: 'No' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/order posting/);
+    await expect(sql('update ledger_entry set debit = 1 where id = ?', [orderRow.id])).rejects.toThrow(/append-only/);
+    await expect(sql('delete from ledger_entry where id = ?', [orderRow.id])).rejects.toThrow(/append-only/);
+    // A workspace's deletion takes its rows with it (the cascade is allowed).
+    const doomed = await createWorkspace(t);
+    const c = await seedCatalog(t, doomed);
+    await t.request({ method: 'POST', url: '/api/v1/ledger/notes', token: doomed.token, payload: { customer_id: c.retailerId, note_type: 'debit', amount: 5, narration: 'x' } });
+    await sql('delete from organization where id = ?', [doomed.organizationId]);
+    expect(await sql('select id from ledger_entry where organization_id = ?', [doomed.organizationId])).toEqual([]);
+  });
+
+  it('ledger:verify proves the invariant, and names a customer whose ledger disagrees', async () => {
+    const lines: string[] = [];
+    const verify = async () => {
+      const saved = process.env.DATABASE_URL;
+      process.env.DATABASE_URL = t.db.url; // the CLI opens the database it is told
+      try {
+        return await runCli(['ledger:verify', ws.slug], (line) => lines.push(line), (line) => lines.push(line));
+      } finally {
+        process.env.DATABASE_URL = saved;
+      }
+    };
+    expect(await verify(), lines.join('\n')).toBe(0);
+    expect(lines.at(-1)).toMatch(/equals delivered orders − payments ± notes/);
+    // Break it behind the service's back (the triggers off for one statement): a payment the ledger never saw.
+    const [order] = await sql<{ id: number; customer_id: number }[]>(`select id, customer_id from sales_order where organization_id = ? and status = 4 limit 1`, [ws.organizationId]);
+    await sql(`alter table payment disable trigger ledger_post_payments`);
+    try {
+      await sql(`insert into payment (organization_id, order_id, amount, mode_of_payment, paid_at) values (?, ?, 1, 'cash', now())`, [ws.organizationId, order.id]);
+    } finally {
+      await sql(`alter table payment enable always trigger ledger_post_payments`);
+    }
+    lines.length = 0;
+    expect(await verify()).toBe(1);
+    expect(lines.join('\n')).toMatch(new RegExp(`customer ${order.customer_id}: balance .* payments 20\\.00 in the ledger, 21\\.00 by the documents`));
+  });
+
+  it('400s naming the field, and nothing is posted', async () => {
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    const before = await rowCount();
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const note = { customer_id: catalog.retailerId, note_type: 'credit', amount: 5, narration: 'x' };
+    const cases: Array<[string, string, object | undefined, string]> = [
+      ['GET', '/ledger/statement', undefined, 'customer_id'],
+      ['GET', `/ledger/statement?customer_id=${employee.id}`, undefined, 'customer_id'],
+      ['GET', `/ledger/statement?customer_id=${catalog.retailerId}&from=${today}&to=${daysAgo(1)}`, undefined, 'from'],
+      ['GET', `/ledger/statement?customer_id=${catalog.retailerId}&to=2026-02-30`, undefined, 'to'],
+      ['GET', '/ledger/entries?kind=9', undefined, 'kind'],
+      ['GET', `/ledger/entries?date_from=${today}&date_to=${daysAgo(1)}`, undefined, 'date_from'],
+      ['GET', '/ledger/entries?sort=balance', undefined, 'sort'],
+      ['POST', '/ledger/notes', { ...note, amount: 0 }, 'amount'],
+      ['POST', '/ledger/notes', { ...note, amount: 1.234 }, 'amount'],
+      ['POST', '/ledger/notes', { ...note, note_type: 'refund' }, 'note_type'],
+      ['POST', '/ledger/notes', { ...note, entry_date: tomorrow }, 'entry_date'],
+      ['POST', '/ledger/notes', { ...note, narration: '  ' }, 'narration'],
+      ['POST', '/ledger/notes', { ...note, customer_id: employee.id }, 'customer_id'],
+      ['POST', '/ledger/opening-balances', { customer_id: catalog.distributorId, amount: 0, as_of: today }, 'amount'],
+      ['POST', '/ledger/opening-balances', { customer_id: catalog.distributorId, amount: 10, as_of: tomorrow }, 'as_of'],
+      ['POST', '/ledger/entries/1/reverse', {}, 'reason'],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const res = await api(method as 'GET' | 'POST', url, payload);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(400);
+      expect(res.json().errors[0].field, url).toBe(field);
+    }
+    expect(await rowCount()).toBe(before);
+  });
+
+  it('roles: customers read only their own account; employees read; only administrators and keys post', async () => {
+    const retailer = await createUser(t, ws, UserType.RETAILER);
+    await ok('POST', '/ledger/notes', { customer_id: retailer.id, note_type: 'debit', amount: 12, narration: 'Crate deposit' });
+    const own = await ok('GET', '/ledger/statement', undefined, { token: retailer.token });
+    expect(own).toMatchObject({ customer_id: retailer.id, closing_balance: 12 });
+    expect((await api('GET', `/ledger/statement?customer_id=${catalog.retailerId}`, undefined, { token: retailer.token })).statusCode).toBe(403);
+    const ownRows = (await api('GET', '/ledger/entries', undefined, { token: retailer.token })).json();
+    expect(ownRows.data.map((e: { customer_id: number }) => e.customer_id)).toEqual([retailer.id]);
+    const [foreignRow] = (await api('GET', `/ledger/entries?customer_id=${catalog.retailerId}`)).json().data;
+    expect((await api('GET', `/ledger/entries/${foreignRow.id}`, undefined, { token: retailer.token })).statusCode).toBe(404);
+    expect((await api('POST', '/ledger/notes', { customer_id: retailer.id, note_type: 'credit', amount: 12, narration: 'mine' }, { token: retailer.token })).statusCode).toBe(403);
+
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    expect((await api('GET', `/ledger/statement?customer_id=${retailer.id}`, undefined, { token: employee.token })).statusCode).toBe(200);
+    expect((await api('POST', '/ledger/notes', { customer_id: retailer.id, note_type: 'credit', amount: 1, narration: 'x' }, { token: employee.token })).statusCode).toBe(403);
+
+    const reader = await createApiKey(t, ws, { scopes: 'read,ledger' });
+    expect((await api('GET', `/ledger/statement?customer_id=${retailer.id}`, undefined, { apiKey: reader.key })).statusCode).toBe(200);
+    expect((await api('POST', '/ledger/notes', { customer_id: retailer.id, note_type: 'credit', amount: 1, narration: 'x' }, { apiKey: reader.key })).statusCode).toBe(403);
+    const writer = await createApiKey(t, ws, { scopes: 'read,write,ledger' });
+    expect((await api('POST', '/ledger/notes', { customer_id: retailer.id, note_type: 'credit', amount: 2, narration: 'ERP sync' }, { apiKey: writer.key })).statusCode).toBe(201);
+    const ordersOnly = await createApiKey(t, ws, { scopes: 'read,orders' });
+    expect((await api('GET', `/ledger/statement?customer_id=${retailer.id}`, undefined, { apiKey: ordersOnly.key })).statusCode).toBe(403);
+  });
+
+  it('another workspace: its rows are not found, its customers are not ours to name', async () => {
+    const other = await createWorkspace(t);
+    const [row] = (await api('GET', '/ledger/entries?kind=3')).json().data;
+    const as = { token: other.token };
+    expect((await api('GET', `/ledger/entries/${row.id}`, undefined, as)).statusCode).toBe(404);
+    expect((await api('POST', `/ledger/entries/${row.id}/reverse`, { reason: 'x' }, as)).statusCode).toBe(404);
+    const statement = await api('GET', `/ledger/statement?customer_id=${catalog.retailerId}`, undefined, as);
+    expect(statement.statusCode).toBe(400);
+    expect(statement.json().errors[0].field).toBe('customer_id');
+    expect((await api('GET', '/ledger/entries', undefined, as)).json().data).toEqual([]);
+  });
+});
