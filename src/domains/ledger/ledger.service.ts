@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { rowOf, type Row } from '../../db/entity-rows';
@@ -9,9 +9,10 @@ import type { PageRequest, Paginated } from '../../lists/page-request';
 import { sortable } from '../../lists/sort';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
-import { User, UserType } from '../users/user.entity';
+import { UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
 import { LEDGER_ENTRY_KINDS, LEDGER_KIND_NAMES, LedgerEntry, LedgerEntryKind } from './ledger-entry.entity';
+import { postLedgerEntry, type LedgerPosting } from './ledger-post';
 import { ledgerStatement, type Statement } from './ledger-statement';
 
 /** The query of a statement: whose and which days (both optional but the customer, for staff). */
@@ -172,35 +173,8 @@ export class LedgerService {
     });
   }
 
-  /** Inserts one row; a race on a unique rule (one reversal per row) is a 409. */
-  private async post(
-    ctx: RequestContext,
-    entry: { customer: number; kind: LedgerEntryKind; entryDate: string; debit?: number; credit?: number; reverses?: number; narration: string; reference?: string | null },
-    em: EntityManager = ctx.em,
-  ): Promise<Row<LedgerEntry>> {
-    try {
-      const created = await em.transactional(async (tx) => {
-        const row = tx.create(LedgerEntry, {
-          organizationId: ctx.organizationId,
-          customer: tx.getReference(User, entry.customer),
-          entryDate: entry.entryDate,
-          kind: entry.kind,
-          debit: entry.debit ?? 0,
-          credit: entry.credit ?? 0,
-          reverses: entry.reverses ?? null,
-          narration: entry.narration,
-          reference: entry.reference ?? null,
-          createdBy: ctx.userId,
-          createdByApiKeyId: ctx.apiKeyId,
-        });
-        await tx.flush();
-        return row;
-      });
-      return rowOf(ctx.em, LedgerEntry, created);
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException && entry.reverses) throw new ConflictError(`Ledger entry ${entry.reverses} is already reversed`);
-      throw err;
-    }
+  private async post(ctx: RequestContext, entry: LedgerPosting, em: EntityManager = ctx.em): Promise<Row<LedgerEntry>> {
+    return rowOf(ctx.em, LedgerEntry, await postLedgerEntry(em, ctx, entry));
   }
 
   /** The customer whose account the caller may read: a customer is always themselves. */
