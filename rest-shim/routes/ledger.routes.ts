@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { created, ok, paginated } from '../envelope';
+import { exportRoute } from '../export-route';
 import { LEDGER_KIND_TEXT, LedgerEntryBody, LedgerStatementBody, presentLedgerEntry, presentStatement } from '../presenters/ledger.presenter';
 import { createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, pageRequestOf } from '../schemas';
 import { LEDGER_ENTRY_KINDS } from '../../src/domains/ledger/ledger-entry.entity';
 import { LEDGER_ENTRY_SORT, NOTE_TYPES } from '../../src/domains/ledger/ledger.service';
+import { ledgerExport } from '../../src/domains/ledger/ledger.export';
 
 const Id = Type.Integer({ minimum: 1 });
 
@@ -123,4 +125,15 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(201).send(created('Entry reversed', presentLedgerEntry(entry)));
     },
   );
+
+  exportRoute(app, {
+    source: ledgerExport,
+    summary: 'A customer’s statement of account as XLSX, PDF or CSV: the statement’s rows with running balance, opening and closing rows, balances and ageing on the title lines (administrators and API keys)',
+    query: {
+      customer_id: { ...Id, description: 'Required: a customer (distributor or retailer) of the workspace' },
+      from: Type.Optional({ ...DateString, description: 'First day (default: the 1st of to’s month)' }),
+      to: Type.Optional({ ...DateString, description: 'Last day (default: today, the workspace’s local day)' }),
+    },
+    filters: (q) => ({ customerId: q.customer_id, from: q.from, to: q.to }),
+  });
 };

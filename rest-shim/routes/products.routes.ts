@@ -3,9 +3,11 @@ import { Type } from '@sinclair/typebox';
 import { MAX_PACK_COUNT, MAX_UNIT_QUANTITY } from '../../src/domains/products/product.service';
 import type { VariantInput as VariantFields } from '../../src/domains/products/product.service';
 import { changed, created, ok, paginated } from '../envelope';
+import { exportRoute } from '../export-route';
 import { presentProduct, presentVariant, ProductBody, VariantBody } from '../presenters/product.presenter';
 import { changedResponse, createdResponse, IdParams, listResponse, Nullable, listQuery, okResponse, pageRequestOf, StatusFilter } from '../schemas';
 import { PRODUCT_SORT } from '../../src/domains/products/product.service';
+import { productsExport } from '../../src/domains/products/products.export';
 
 const ProductListQuery = listQuery(
   {
@@ -197,4 +199,14 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return changed('Variant updated', presentVariant(variant));
     },
   );
+
+  exportRoute(app, {
+    source: productsExport,
+    summary: 'Products × variants with their prices as XLSX, PDF or CSV (administrators and API keys)',
+    query: {
+      status: StatusFilter,
+      product_class_id: Type.Optional(Type.Integer({ minimum: 1, description: "Only products of this class (one of the workspace's)" })),
+    },
+    filters: (q) => ({ productStatus: q.status, productClassId: q.product_class_id }),
+  });
 };

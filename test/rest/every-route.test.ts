@@ -54,16 +54,26 @@ describe('every route', () => {
 
   describe('with an API key', () => {
     let ws: Workspace;
-    let keys: { confinedElsewhere: Record<string, string>; readOnly: string; everything: string };
+    let keys: { readOnly: string; everything: string };
     beforeAll(async () => {
       ws = await createWorkspace(t);
-      const confinedElsewhere: Record<string, string> = {};
-      for (const group of catalog.scopedGroups) {
-        const other = catalog.scopedGroups.find((g) => g !== group)!;
-        confinedElsewhere[group] = (await createApiKey(t, ws, { scopes: `read,write,${other}` })).key;
-      }
-      keys = { confinedElsewhere, readOnly: (await createApiKey(t, ws, { scopes: 'read' })).key, everything: (await createApiKey(t, ws, { scopes: '*' })).key };
+      keys = { readOnly: (await createApiKey(t, ws, { scopes: 'read' })).key, everything: (await createApiKey(t, ws, { scopes: '*' })).key };
     });
+    /**
+     * A key confined to another group than `group`'s; a fresh one every 4 requests, as refused
+     * requests spend the caller's budget too (the exports group's is 5 a minute).
+     */
+    const confined = new Map<string, { key: string; uses: number }>();
+    async function keyConfinedElsewhere(group: string): Promise<string> {
+      let held = confined.get(group);
+      if (!held || held.uses === 4) {
+        const other = catalog.scopedGroups.find((g) => g !== group)!;
+        held = { key: (await createApiKey(t, ws, { scopes: `read,write,${other}` })).key, uses: 0 };
+        confined.set(group, held);
+      }
+      held.uses += 1;
+      return held.key;
+    }
 
     const urlOf = (op: RestOperation) => op.url.replace(/\{[^}]+\}/g, '1');
 
@@ -76,7 +86,7 @@ describe('every route', () => {
           expect((await send(keys.everything)).statusCode, `${what} with any key`).toBe(403);
           continue;
         }
-        expect((await send(keys.confinedElsewhere[group])).statusCode, `${what} with a key confined elsewhere`).toBe(403);
+        expect((await send(await keyConfinedElsewhere(group))).statusCode, `${what} with a key confined elsewhere`).toBe(403);
         if (op.method !== 'GET') expect((await send(keys.readOnly)).statusCode, `${what} with a read-only key`).toBe(403);
       }
     });

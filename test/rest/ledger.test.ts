@@ -1,3 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main';
 import { UserType } from '../../src/domains/users/user.entity';
@@ -213,5 +220,70 @@ describe('ledger', () => {
     expect(statement.statusCode).toBe(400);
     expect(statement.json().errors[0].field).toBe('customer_id');
     expect((await api('GET', '/ledger/entries', undefined, as)).json().data).toEqual([]);
+  });
+  it('GET /exports/ledger: the statement as XLSX, CSV and PDF, from the same function; 400s naming the filter', async () => {
+    const customer = await createUser(t, ws, UserType.RETAILER, { first_name: 'Meena', last_name: 'Stores' });
+    await ok('POST', '/ledger/opening-balances', { customer_id: customer.id, amount: 100, as_of: daysAgo(40) });
+    await ok('POST', '/ledger/notes', { customer_id: customer.id, note_type: 'debit', amount: 50, entry_date: daysAgo(3), narration: 'Freight', reference: 'DN-9' });
+    await ok('POST', '/ledger/notes', { customer_id: customer.id, note_type: 'credit', amount: 20, narration: 'Rebate' });
+    const key = (await createApiKey(t, ws, { scopes: 'read,exports' })).key;
+    const query = `customer_id=${customer.id}&from=${daysAgo(5)}&to=${today}`;
+
+    const xlsx = await api('GET', `/exports/ledger?${query}`, undefined, { apiKey: key });
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    expect(xlsx.headers['content-disposition']).toMatch(/filename="ledger-\d{4}-\d{2}-\d{2}\.xlsx"/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const result = (cell: unknown) => (cell !== null && typeof cell === 'object' && 'result' in cell ? cell.result : cell);
+    const values = (row: number) => Array.from({ length: 7 }, (_, i) => result(sheet.getRow(row).getCell(i + 1).value ?? null));
+    const day = (d: string) => new Date(`${d}T00:00:00Z`);
+    expect(values(1)).toEqual(['Date', 'Type', 'Particulars', 'Reference', 'Debit', 'Credit', 'Balance']);
+    expect(values(2)).toEqual([day(daysAgo(5)), 'Opening balance', 'Balance brought forward', null, null, null, 100]);
+    expect(values(3)).toEqual([day(daysAgo(3)), 'Debit note', 'Freight', 'DN-9', 50, null, 150]);
+    expect(values(4)).toEqual([day(today), 'Credit note', 'Rebate', null, null, 20, 130]);
+    expect(values(5)).toEqual([day(today), 'Closing balance', 'Balance carried forward', null, null, null, 130]);
+    expect(values(6)).toEqual(['Total', null, null, null, 50, 20, null]);
+    const about = workbook.getWorksheet('About')!;
+    const lines = Array.from({ length: about.rowCount }, (_, i) => String(about.getRow(i + 1).getCell(2).value ?? ''));
+    expect(lines.find((l) => l.startsWith('Customer: '))).toMatch(/^Customer: Meena Stores, /); // with the store's name
+    expect(lines).toContain(`Period: ${daysAgo(5)} to ${today}`);
+    expect(lines).toContain('Opening balance: 100.00 · Debits: 50.00 · Credits: 20.00 · Closing balance: 130.00');
+    // The credit pays the oldest debit first: 80 of the opening balance stays, 40 days old.
+    expect(lines).toContain('Outstanding by age: 0–7 days 50.00 · 8–15 days 0.00 · 16–30 days 0.00 · over 30 days 80.00');
+
+    const csv = await api('GET', `/exports/ledger?${query}&format=csv`, undefined, { apiKey: key });
+    expect((parse(csv.body.replace(/^\uFEFF/, '')) as string[][]).map((r) => r[6])).toEqual(['Balance', '100', '150', '130', '130']);
+    const pdf = await api('GET', `/exports/ledger?${query}&format=pdf`, undefined, { apiKey: key });
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'ledger-pdf-'));
+    try {
+      await writeFile(path.join(dir, 'statement.pdf'), pdf.rawPayload);
+      const { stdout } = await promisify(execFile)('pdftotext', ['-layout', path.join(dir, 'statement.pdf'), '-']);
+      for (const text of ['Statement of account', 'Customer: Meena Stores', 'Closing balance', 'DN-9', 'Outstanding by age', 'Balance carried forward']) expect(stdout).toContain(text);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    const badKey = (await createApiKey(t, ws, { scopes: 'read,exports' })).key; // the exports budget: 5 a minute a caller
+    for (const [q, field] of [
+      ['', 'customer_id'],
+      [`customer_id=${employee.id}`, 'customer_id'],
+      [`customer_id=${customer.id}&from=${today}&to=${daysAgo(1)}`, 'from'],
+      [`customer_id=${customer.id}&to=2026-02-31`, 'to'],
+    ]) {
+      const res = await api('GET', `/exports/ledger?${q}`, undefined, { apiKey: badKey });
+      expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
+      expect(res.json().errors[0].field, q).toBe(field);
+    }
+    // A job keeps the days it was asked for (defaults fixed when asked), and refuses a missing customer.
+    const jobKey = (await createApiKey(t, ws, { scopes: 'read,exports' })).key;
+    const started = await t.graphql('mutation($f: ExportFiltersInput) { startExport(kind: LEDGER, format: CSV, filters: $f) { id rowsTotal } }', { f: { customerId: customer.id } }, { apiKey: jobKey });
+    expect(started.errors, JSON.stringify(started.errors)).toBeUndefined();
+    const [job] = await sql<{ filters: Record<string, unknown> }[]>('select filters from export_job where id = ?', [(started.data as { startExport: { id: number } }).startExport.id]);
+    expect(job.filters).toEqual({ customerId: customer.id, from: `${today.slice(0, 8)}01`, to: today });
+    const missing = await t.graphql('mutation { startExport(kind: LEDGER) { id } }', {}, { apiKey: jobKey });
+    expect(missing.errors?.[0]?.message).toMatch(/^customerId is required/);
   });
 });

@@ -29,8 +29,8 @@ const scope = { em: undefined as never, organizationId: 1 };
 
 describe('export kinds come from the domains', () => {
   it('the catalog lists every module’s kinds in the order of the domain list', () => {
-    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'beat-productivity']);
-    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'beat-productivity', 'crate-moves']);
+    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger']);
+    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger', 'crate-moves']);
   });
 
   it("a new domain's kind reaches GraphQL's ExportKind and ExportFiltersInput with no other edit", async () => {
@@ -40,7 +40,9 @@ describe('export kinds come from the domains', () => {
       ['ORDERS', 'orders', 'One row per order.'],
       ['SALES', 'sales', 'One row per order line.'],
       ['USERS', 'users', 'One row per user.'],
+      ['PRODUCTS', 'products', 'One row per product variant, with its prices.'],
       ['BEAT_PRODUCTIVITY', 'beat-productivity', 'One row per employee with a beat plan or a visit on the day, scored.'],
+      ['LEDGER', 'ledger', 'A customer’s statement of account: one row per ledger row, with the running balance.'],
       ['CRATE_MOVES', 'crate-moves', 'One row per crate move.'],
     ]);
     const filters = (schema.getType('ExportFiltersInput') as GraphQLInputObjectType).getFields();

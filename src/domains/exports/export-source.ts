@@ -61,7 +61,13 @@ export interface QueriedRows<F extends ExportFilters = ExportFilters> {
  * numbers, text, dates 'YYYY-MM-DD', timestamps as the workspace's wall-clock 'YYYY-MM-DDTHH:MI:SS'.
  */
 export interface ComputedRows<F extends ExportFilters = ExportFilters> {
-  computedRows(scope: FilterScope, filters: F): Promise<ExportRow[]>;
+  computedRows(scope: FilterScope, filters: F): Promise<ComputedExport>;
+}
+
+/** A computed kind's rows, and lines for under the title that only the computation knows (a statement's balances). */
+export interface ComputedExport {
+  rows: ExportRow[];
+  lines?: string[];
 }
 
 /**

@@ -137,7 +137,7 @@ export class ExportWriter {
       rows,
       fileName: exportFileName(request.kind, request.format, workspace.localDay),
       contentType: CONTENT_TYPES[request.format],
-      filterLines: source.describe(filters, labels),
+      filterLines: [...source.describe(filters, labels), ...rows.lines],
       workspace,
     };
   }

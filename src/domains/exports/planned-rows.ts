@@ -5,6 +5,8 @@ import { BATCH_SIZE, countRows, forEachBatch } from './row-cursor';
 /** The rows of a planned export: how many there are, and a reading of them a batch at a time. */
 export interface PlannedRows {
   total: number;
+  /** Title lines the rows' computation adds after the filters' (none for queried kinds). */
+  lines: string[];
   /** Hands each batch over before the next is read; returns the number of rows read. */
   forEachBatch(em: EntityManager, onBatch: (rows: ExportRow[]) => Promise<void>, batchSize?: number): Promise<number>;
 }
@@ -21,9 +23,9 @@ async function inBatches(rows: ExportRow[], onBatch: (rows: ExportRow[]) => Prom
  */
 export async function plannedRows(scope: FilterScope, source: ExportSource, filters: ExportFilters): Promise<PlannedRows> {
   if ('computedRows' in source) {
-    const rows = await source.computedRows(scope, filters);
-    return { total: rows.length, forEachBatch: (_em, onBatch, batchSize = BATCH_SIZE) => inBatches(rows, onBatch, batchSize) };
+    const { rows, lines = [] } = await source.computedRows(scope, filters);
+    return { total: rows.length, lines, forEachBatch: (_em, onBatch, batchSize = BATCH_SIZE) => inBatches(rows, onBatch, batchSize) };
   }
   const query = source.rows(scope.organizationId, filters);
-  return { total: await countRows(scope.em, query), forEachBatch: (em, onBatch, batchSize) => forEachBatch(em, query, onBatch, batchSize) };
+  return { total: await countRows(scope.em, query), lines: [], forEachBatch: (em, onBatch, batchSize) => forEachBatch(em, query, onBatch, batchSize) };
 }

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain-module';
 import { LedgerEntry } from './ledger-entry.entity';
+import { ledgerExport } from './ledger.export';
 import { LedgerEntryFieldsResolver, LedgerResolver } from './ledger.resolver';
 import { LedgerService } from './ledger.service';
 
@@ -20,4 +21,5 @@ export const ledgerDomain = defineDomain({
   services: () => ({ ledger: new LedgerService() }),
   resolvers: [LedgerResolver, LedgerEntryFieldsResolver],
   routeGroups: { ledger: 'scoped' },
+  exports: [ledgerExport],
 });

@@ -1,3 +1,4 @@
+import { productsExport } from './products.export';
 import type DataLoader from 'dataloader';
 import type { Row } from '../../db/entity-rows';
 import { byId, childrenOf, type RowLoader } from '../../graphql/loaders';
@@ -30,4 +31,5 @@ export const productsDomain = defineDomain({
     productVariants: childrenOf(em, ProductVariant, 'product', columns),
   }),
   routeGroups: { products: 'scoped' },
+  exports: [productsExport],
 });

@@ -98,7 +98,7 @@ export const beatProductivityExport = defineExport<Filters>({
   async computedRows(scope, filters) {
     const report = await beatProductivityOfDay(scope.em, scope.organizationId, filters.date!, filters.userId ?? null);
     const wallClock = wallClockOf(await workspaceTimeZone(scope.em, scope.organizationId));
-    return report.rows.map((row) => exportRow(row, wallClock));
+    return { rows: report.rows.map((row) => exportRow(row, wallClock)) };
   },
   describe(filters, labels) {
     return [`Day: ${filters.date}`, ...(filters.userId !== undefined ? [`Employee: ${labels.userId ?? filters.userId}`] : [])];
