@@ -28,6 +28,7 @@ import { measureApiThroughput } from './pairs/api-throughput';
 import { measureLargeWorkspaces } from './pairs/large-workspaces';
 import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measureSalesReport } from './pairs/sales-report';
+import { measureLedgerStatement } from './pairs/ledger-statement';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
 
     const figures: Figure[] = [];
     const pairs: Array<[PairName, () => Promise<Figure[]>]> = [
-      ['api', async () => [...(await measureApiThroughput(ctx)), ...(await measureSalesReport(ctx))]],
+      ['api', async () => [...(await measureApiThroughput(ctx)), ...(await measureSalesReport(ctx)), ...(await measureLedgerStatement(ctx))]],
       ['xlsx', () => measureXlsx(ctx, xlsxSmall!, xlsxLarge!)],
       ['pdf', () => measurePdf(ctx, pdf!)],
       ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],
