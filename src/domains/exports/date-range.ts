@@ -5,7 +5,8 @@ import type { ExportFilter } from './export-source';
 /** The filters of a date range, `dateFrom` and `dateTo`: real calendar dates, read trimmed. */
 export type DateRange = { dateFrom?: string; dateTo?: string };
 
-const dateFilter = (description: string): ExportFilter<string> => ({
+/** A filter of one calendar date (YYYY-MM-DD), read trimmed. */
+export const dateFilter = (description: string): ExportFilter<string> => ({
   graphqlType: () => String,
   description,
   // As read (trimmed), not as sent: ' 2026-03-02' would sort before '2026-03-01'.

@@ -1,7 +1,7 @@
 import { Int } from 'type-graphql';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
-import { calendarDate } from '../../validation/rules';
+import { dateFilter } from '../exports/date-range';
 import { defineExport, type ExportFilter } from '../exports/export-source';
 import { UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
@@ -32,8 +32,6 @@ const customerFilter: ExportFilter<number> = {
     return { value: id, label: found.store_name ? `${found.name}, ${found.store_name}` : found.name };
   },
 };
-
-const dateFilter = (description: string): ExportFilter<string> => ({ graphqlType: () => String, description, check: (name, value) => ({ value: calendarDate(name, value) }) });
 
 /** The statement's figures under the title: balances and ageing. */
 function summaryLines(s: Statement): string[] {
