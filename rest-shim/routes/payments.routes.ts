@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { PAYMENT_MODES } from '../../src/domains/orders/order.service';
 import { created, paginated } from '../envelope';
 import { PaymentBody, presentPayment } from '../presenters/payment.presenter';
-import { createdResponse, DateString, listResponse, Nullable, listQuery, pageRequestOf } from '../schemas';
+import { createdResponse, DateString, IdParams, listResponse, Nullable, listQuery, pageRequestOf } from '../schemas';
 import { PAYMENT_SORT } from '../../src/domains/payments/payment-statements';
 
 const RecordPaymentBody = Type.Object({
@@ -40,6 +40,23 @@ export const paymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reference: b.reference,
       });
       return reply.code(201).send(created('Payment recorded', presentPayment(payment)));
+    },
+  );
+
+  app.post(
+    '/payments/:id/void',
+    {
+      schema: {
+        tags,
+        summary: 'Void a payment recorded by mistake (administrators and API keys): a payment of the negated amount naming it; the ledger posts the reversal',
+        params: IdParams,
+        body: Type.Object({ reason: Type.String({ maxLength: 500, description: 'Required' }) }),
+        response: createdResponse(PaymentBody),
+      },
+    },
+    async (request, reply) => {
+      const voided = await app.services.payments.void(request.ctx, request.params.id, request.body.reason);
+      return reply.code(201).send(created('Payment voided', presentPayment(voided)));
     },
   );
 

@@ -128,6 +128,36 @@ describe('ledger', () => {
     expect(await sql('select id from ledger_entry where organization_id = ?', [doomed.organizationId])).toEqual([]);
   });
 
+  it('a voided payment: a payment of the negated amount, the ledger’s reversal of its credit, the order owing it again; once', async () => {
+    const order = await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    await deliver(order.id);
+    const stats = async () => (await ok('GET', '/dashboard/stats')).total_collection as number;
+    const collectedBefore = await stats();
+    const paid = await ok('POST', '/payments', { order_id: order.id, amount: 30, mode_of_payment: 'cash', reference: 'R-30' });
+    const closing = async () => (await ok('GET', `/ledger/statement?customer_id=${catalog.distributorId}`)).closing_balance as number;
+    const owedAfterPayment = await closing();
+    const voided = await ok('POST', `/payments/${paid.id}/void`, { reason: 'Counted twice' });
+    expect(voided).toMatchObject({ order_id: order.id, amount: -30, voids_payment_id: paid.id, void_reason: 'Counted twice', reference: 'R-30', mode_of_payment: 'cash' });
+    expect(await closing()).toBe(owedAfterPayment + 30);
+    expect(await stats()).toBe(collectedBefore);
+    const [reversal] = (await api('GET', `/ledger/entries?payment_id=${voided.id}`)).json().data;
+    const [credit] = (await api('GET', `/ledger/entries?payment_id=${paid.id}`)).json().data;
+    expect(reversal).toMatchObject({ kind: 6, debit: 30, credit: 0, reverses_id: credit.id, narration: 'Payment voided: Counted twice' });
+    // The order owes the 30 again: it may be paid in full once more.
+    await ok('POST', '/payments', { order_id: order.id, amount: 110 });
+    const again = await api('POST', `/payments/${paid.id}/void`, { reason: 'Again' });
+    expect(again.statusCode).toBe(409);
+    expect((await api('POST', `/payments/${voided.id}/void`, { reason: 'Undo' })).statusCode).toBe(409);
+    const employee = await createUser(t, ws, UserType.EMPLOYEE);
+    const other = await ok('POST', '/payments', { order_id: (await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }] })).id, amount: 5 });
+    expect((await api('POST', `/payments/${other.id}/void`, { reason: 'x' }, { token: employee.token })).statusCode).toBe(403);
+    expect((await api('POST', `/payments/${other.id}/void`, { reason: '' })).json().errors[0].field).toBe('reason');
+    expect((await api('POST', `/payments/${other.id}/void`, { reason: 'x' }, { token: (await createWorkspace(t)).token })).statusCode).toBe(404);
+    const gql = await t.graphql('mutation ($id: Int!) { voidPayment(id: $id, reason: "Bounced") { amount voidsPaymentId voidReason order { id } } }', { id: other.id }, ws.token);
+    expect(gql.errors, JSON.stringify(gql.errors)).toBeUndefined();
+    expect(gql.data).toEqual({ voidPayment: { amount: -5, voidsPaymentId: other.id, voidReason: 'Bounced', order: { id: expect.any(Number) } } });
+  });
+
   it('ledger:verify proves the invariant, and names a customer whose ledger disagrees', async () => {
     const lines: string[] = [];
     const verify = async () => {

@@ -38,6 +38,8 @@ describe('payments', () => {
         mode_of_payment: 'upi',
         paid_at: expect.any(String),
         reference: 'UTR123',
+        voids_payment_id: null,
+        void_reason: null,
         created_at: expect.any(String),
       },
     });

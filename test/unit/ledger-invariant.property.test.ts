@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /*
  * The ledger's invariant (issue 24), property-based: after any sequence of orders, deliveries,
- * payments, cancellations, credit and debit notes and their reversals, sent through the API, each
+ * payments and their voids, cancellations, credit and debit notes and their reversals, sent through the API, each
  * customer's statement closes at delivered orders − payments ± notes (a model kept here), and
  * ledger:verify's check finds no difference. LEDGER_PROPERTY_SEED replays a run.
  */
@@ -22,7 +22,8 @@ type Op =
   | { kind: 'pay'; order: number; share: number }
   | { kind: 'cancel'; order: number }
   | { kind: 'note'; customer: number; credit: boolean; cents: number }
-  | { kind: 'reverse'; note: number };
+  | { kind: 'reverse'; note: number }
+  | { kind: 'void'; payment: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('order' as const), customer: fc.nat(1), quantity: fc.integer({ min: 1, max: 5 }), variant: fc.nat(1) }) },
@@ -31,6 +32,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), order: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('note' as const), customer: fc.nat(1), credit: fc.boolean(), cents: fc.integer({ min: 1, max: 50_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reverse' as const), note: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('void' as const), payment: fc.nat() }) },
 );
 
 interface ModelOrder {
@@ -58,6 +60,7 @@ describe('the ledger invariant (property)', () => {
         const prices = [28.5, 55];
         const orders: ModelOrder[] = [];
         const notes: Array<{ id: number; customer: number; signed: number; reversed: boolean }> = [];
+        const payments: Array<{ id: number; order: ModelOrder; amount: number; voided: boolean }> = [];
         const send = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
           const res = await t.request({ method, url: `/api/v1${url}`, token: ws.token, payload });
           expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`).toBeLessThan(300);
@@ -74,8 +77,9 @@ describe('the ledger invariant (property)', () => {
           } else if (o.kind === 'pay' && order && !order.cancelled) {
             const amount = Math.floor((order.total - order.paid) * o.share * 100) / 100;
             if (amount <= 0) continue;
-            await send('POST', '/payments', { order_id: order.id, amount });
+            const payment = await send('POST', '/payments', { order_id: order.id, amount });
             order.paid = Math.round((order.paid + amount) * 100) / 100;
+            payments.push({ id: payment.id, order, amount, voided: false });
           } else if (o.kind === 'cancel' && order && !order.cancelled && order.status < 4) {
             await send('POST', `/orders/${order.id}/cancel`, { reason: 'Property test' });
             order.cancelled = true;
@@ -83,6 +87,12 @@ describe('the ledger invariant (property)', () => {
             const amount = o.cents / 100;
             const posted = await send('POST', '/ledger/notes', { customer_id: customers[o.customer], note_type: o.credit ? 'credit' : 'debit', amount, narration: 'Property test' });
             notes.push({ id: posted.id, customer: customers[o.customer], signed: o.credit ? -amount : amount, reversed: false });
+          } else if (o.kind === 'void' && payments.length > 0) {
+            const payment = payments[o.payment % payments.length];
+            if (payment.voided) continue;
+            await send('POST', `/payments/${payment.id}/void`, { reason: 'Property test' });
+            payment.voided = true;
+            payment.order.paid = Math.round((payment.order.paid - payment.amount) * 100) / 100;
           } else if (o.kind === 'reverse' && notes.length > 0) {
             const note = notes[o.note % notes.length];
             if (note.reversed) continue;

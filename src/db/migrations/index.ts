@@ -23,6 +23,7 @@ import { Migration20261127050000 } from './Migration20261127050000';
 import { Migration20261127060000 } from './Migration20261127060000';
 import { Migration20261127070000 } from './Migration20261127070000';
 import { Migration20261127100000 } from './Migration20261127100000';
+import { Migration20261127101000 } from './Migration20261127101000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127060000', class: Migration20261127060000 },
   { name: 'Migration20261127070000', class: Migration20261127070000 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
+  { name: 'Migration20261127101000', class: Migration20261127101000 },
 ];

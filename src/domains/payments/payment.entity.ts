@@ -1,16 +1,22 @@
-import { DecimalType, Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Check, DecimalType, Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { Order } from '../orders/order.entity';
 import { User } from '../users/user.entity';
 
-/** Money collected against an order (a collection); an order may be paid in several parts. */
+/**
+ * Money collected against an order (a collection); an order may be paid in several parts. A void
+ * is a payment of its own: the negated amount, naming the payment it voids (once), so every sum
+ * over payments nets it out and nothing is updated (Migration20261127101000).
+ */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'payment' })
+@Check({ name: 'payment_void_mirrors', expression: '(voids_payment_id is null and amount > 0) or (voids_payment_id is not null and amount < 0)' })
+@Index({ name: 'payment_voided_once', expression: 'create unique index "payment_voided_once" on "payment" ("organization_id", "voids_payment_id") where "voids_payment_id" is not null' })
 @Index({ properties: ['organizationId', 'order'] })
 @Index({ properties: ['organizationId', 'paidAt'] })
-export class Payment extends TenantEntity<'reference' | 'recordedBy' | 'recordedByApiKeyId'> {
+export class Payment extends TenantEntity<'reference' | 'recordedBy' | 'recordedByApiKeyId' | 'voidsPaymentId' | 'voidReason'> {
   @ManyToOne(() => Order, { fieldName: 'order_id', deleteRule: 'cascade' })
   order!: Order;
 
@@ -36,4 +42,12 @@ export class Payment extends TenantEntity<'reference' | 'recordedBy' | 'recorded
   @Field(() => Int, { nullable: true })
   @ManyToOne(() => ApiKey, { mapToPk: true, nullable: true, fieldName: 'recorded_by_api_key_id' })
   recordedByApiKeyId: number | null = null;
+
+  @Field(() => Int, { nullable: true, description: 'On a void: the payment it voids (its amount is the negated amount of that one).' })
+  @ManyToOne(() => Payment, { mapToPk: true, nullable: true, fieldName: 'voids_payment_id' })
+  voidsPaymentId: number | null = null;
+
+  @Field(() => String, { nullable: true, description: 'On a void: why.' })
+  @Property({ type: 'string', length: 500, nullable: true })
+  voidReason: string | null = null;
 }

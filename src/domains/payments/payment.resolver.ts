@@ -59,6 +59,19 @@ export class PaymentResolver {
   async recordPayment(@Arg('input', () => RecordPaymentInput) input: RecordPaymentInput, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Row<Payment>> {
     return paymentRowOf(await services.payments.record(ctx, input), loaders);
   }
+
+  @InGroup('payments')
+  @Mutation(() => Payment, {
+    complexity: COST.write,
+    description: 'Voids a payment recorded by mistake (administrators and API keys): answers the void, a payment of the negated amount naming it; the ledger posts the reversal.',
+  })
+  async voidPayment(
+    @Arg('id', () => Int) id: number,
+    @Arg('reason', () => String, { description: 'Required, at most 500 characters' }) reason: string,
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<Row<Payment>> {
+    return paymentRowOf(await services.payments.void(ctx, id, reason), loaders);
+  }
 }
 
 @Resolver(() => Payment)

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../context/request-context';
 import { rowOf } from '../../db/entity-rows';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
-import { ConflictError, ValidationError } from '../../errors/app-error';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { resolvePage, type PageRequest, type Paginated } from '../../lists/page-request';
 import * as rules from '../../validation/rules';
 import { requireStaff } from '../auth/permissions';
@@ -66,6 +66,39 @@ export class PaymentService {
     });
     // After the commit, whose flush gives the payment its id.
     return { payment: rowOf(ctx.em, Payment, payment), order: rowOf(ctx.em, Order, order) };
+  }
+
+  /**
+   * Administrators and API keys void a payment recorded by mistake: a new payment of the negated
+   * amount naming it, dated now, so the order owes it again and the ledger posts the reversal of
+   * its credit. Once (409, also under a race); a void is not voided (409); nothing is updated.
+   */
+  async void(ctx: RequestContext, id: number, reason: string): Promise<PaymentRead> {
+    ctx.requireAdminOrKey();
+    const voidReason = rules.requiredText('reason', reason, 500);
+    const { voided, order } = await ctx.em.transactional(async (tx) => {
+      const original = await tx.findOne(Payment, { id });
+      if (!original) throw new NotFoundError('Payment', id);
+      // The order's row lock serializes the payments of one order (as record does).
+      const order = await tx.findOneOrFail(Order, { id: original.order.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (original.voidsPaymentId !== null) throw new ConflictError(`Payment ${id} is itself a void (of payment ${original.voidsPaymentId})`);
+      const earlier = await tx.findOne(Payment, { voidsPaymentId: id });
+      if (earlier) throw new ConflictError(`Payment ${id} is already voided by payment ${earlier.id}`);
+      const voided = tx.create(Payment, {
+        organizationId: ctx.organizationId,
+        order,
+        amount: -original.amount,
+        modeOfPayment: original.modeOfPayment,
+        paidAt: new Date(),
+        reference: original.reference,
+        voidsPaymentId: id,
+        voidReason,
+        recordedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
+        recordedByApiKeyId: ctx.apiKeyId,
+      });
+      return { voided, order };
+    });
+    return { payment: rowOf(ctx.em, Payment, voided), order: rowOf(ctx.em, Order, order) };
   }
 
   /** Staff only; newest first unless sorted, each with its order (one statement). Dates are the workspace's local days. */
