@@ -44,11 +44,6 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
     body: Type.Object({ ...id, no_sale_reason: Type.String(), ...tail }),
     present: ({ record }) => ({ no_sale_reason: record.name }),
   },
-  'crate-types': {
-    nameField: 'crate_type_name',
-    body: Type.Object({ ...id, crate_type_name: Type.String(), deposit_value: Type.Number(), ...tail }),
-    present: ({ record }) => ({ crate_type_name: record.name, deposit_value: (record as Row<CrateType>).depositValue }),
-  },
   outlets: {
     nameField: 'outlet_name',
     body: Type.Object({
@@ -78,6 +73,11 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
         tagged_at: o.taggedAt,
       };
     },
+  },
+  'crate-types': {
+    nameField: 'crate_type_name',
+    body: Type.Object({ ...id, crate_type_name: Type.String(), deposit_value: Type.Number(), ...tail }),
+    present: ({ record }) => ({ crate_type_name: record.name, deposit_value: (record as Row<CrateType>).depositValue }),
   },
 };
 
