@@ -96,7 +96,7 @@ describe('crates (GraphQL)', () => {
     const type = await newType();
     const base = { customerId: other.id, crateTypeId: type.id };
     const issue = await move({ ...base, kind: 'ISSUE', quantity: 4 });
-    expectGraphqlError(await gql(RECORD, { input: { ...base, kind: 'LOSS', quantity: 5 } }), 'CONFLICT', /holds 4 .* crates: a loss of 5 would take more than that/);
+    expectGraphqlError(await gql(RECORD, { input: { ...base, kind: 'LOSS', quantity: 5 } }), 'CONFLICT', /holds 4 crates of type ".*": a loss of 5 would take more than that/);
     const raced = await Promise.all(Array.from({ length: 4 }, () => gql(RECORD, { input: { ...base, kind: 'RETURN', quantity: 3 } })));
     expect(raced.filter((r) => r.errors === undefined)).toHaveLength(1);
     for (const r of raced.filter((r) => r.errors !== undefined)) expect(r.errors?.[0].extensions?.code).toBe('CONFLICT');

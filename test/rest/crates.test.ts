@@ -168,7 +168,7 @@ describe('crates', () => {
       ]) {
         const res = await record(admin(), { ...base, ...payload });
         expect(res.statusCode, res.body).toBe(409);
-        expect(res.json().message).toMatch(/holds 3 .* crates: a .* of 4 would take more than that/);
+        expect(res.json().message).toMatch(/holds 3 crates of type ".*": a .* of 4 would take more than that/);
       }
       expect(await snapshot()).toEqual(before);
       await recorded({ ...base, kind: 2, quantity: 3 });

@@ -180,7 +180,7 @@ export class CrateService {
   private async assertHeld(tx: EntityManager, organizationId: number, customerId: number, crateType: CrateType, taking: number, what: string) {
     const held = await crateBalanceOf(tx, organizationId, customerId, crateType.id);
     if (taking > held) {
-      throw new ConflictError(`Customer ${customerId} holds ${held} ${crateType.name} crate${held === 1 ? '' : 's'}: a ${what} of ${taking} would take more than that`);
+      throw new ConflictError(`Customer ${customerId} holds ${held} crate${held === 1 ? '' : 's'} of type "${crateType.name}": a ${what} of ${taking} would take more than that`);
     }
   }
 
