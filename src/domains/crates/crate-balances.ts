@@ -78,13 +78,14 @@ function balancesOf(organizationId: number, conditions: CrateBalanceConditions):
       select m.customer_id, m.crate_type_id, m.occurred_at,
              sum(m.quantity) over (partition by m.customer_id, m.crate_type_id order by m.occurred_at, m.id) as cumulative
         from m where m.quantity > 0 and not m.voided),
+    oldest as (
+      select i.customer_id, i.crate_type_id, min(i.occurred_at) as oldest_outstanding_at
+        from inflow i join totals on totals.customer_id = i.customer_id and totals.crate_type_id = i.crate_type_id
+       where totals.balance > 0 and i.cumulative > totals.consumed
+       group by i.customer_id, i.crate_type_id),
     aged as (
-      select totals.*,
-             case when totals.balance > 0 then (
-               select min(i.occurred_at) from inflow i
-                where i.customer_id = totals.customer_id and i.crate_type_id = totals.crate_type_id and i.cumulative > totals.consumed)
-             end as oldest_outstanding_at
-        from totals)
+      select totals.*, oldest.oldest_outstanding_at
+        from totals left join oldest on oldest.customer_id = totals.customer_id and oldest.crate_type_id = totals.crate_type_id)
     select aged.customer_id, aged.crate_type_id, aged.balance, aged.oldest_outstanding_at, aged.last_movement_at,
            ((now() at time zone c.time_zone)::date - (aged.oldest_outstanding_at at time zone c.time_zone)::date) as age_days,
            coalesce(((now() at time zone c.time_zone)::date - (aged.oldest_outstanding_at at time zone c.time_zone)::date), -1) as age_sort

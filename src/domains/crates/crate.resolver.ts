@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Row } from '../../db/entity-rows';
-import { COST, pageCost } from '../../graphql/costs';
+import { COST, listCost, pageCost } from '../../graphql/costs';
+import { DEFAULT_PAGE_SIZE } from '../../lists/page-request';
 import type { GraphqlContext } from '../../graphql/context';
 import type { Related } from '../../graphql/loaders';
 import { PageOf, toPage, type Page } from '../../graphql/page.types';
@@ -14,6 +15,13 @@ import { CrateBalance, CrateBalanceListArgs, CrateMovementListArgs, RecordCrateM
 
 const CrateMovementPage = PageOf(CrateMovement, 'CrateMovement');
 const CrateBalancePage = PageOf(CrateBalance, 'CrateBalance');
+
+/**
+ * `crateBalances`: one statement summing and ageing (window sums) every movement the filters keep:
+ * 80 ms for a whole workspace of 18,800 movements (10,000 seeded orders), 1-4 ms for one customer.
+ * Priced like the sales report.
+ */
+const CRATE_BALANCES_COST = listCost(COST.salesReport, DEFAULT_PAGE_SIZE);
 
 /** A movement's row as GraphQL resolves it: the reversal that undid it rides along. */
 type MovementRow = Row<CrateMovement> & { reversedById: number | null };
@@ -36,7 +44,7 @@ export class CrateResolver {
   }
 
   @InGroup('crates')
-  @Query(() => CrateBalancePage, { complexity: pageCost(), description: 'Crate balances per customer and type with their ageing, oldest outstanding first (a customer: their own).' })
+  @Query(() => CrateBalancePage, { complexity: CRATE_BALANCES_COST, description: 'Crate balances per customer and type with their ageing, oldest outstanding first (a customer: their own).' })
   async crateBalances(@Args(() => CrateBalanceListArgs) args: CrateBalanceListArgs, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<Page<CrateBalance>> {
     const { page, limit, sort, ...filter } = args;
     const found = await services.crates.listBalances(ctx, filter, { page, limit, sort });
