@@ -75,6 +75,9 @@ export class CrateService {
       const order = checked.orderId === null ? null : await deliveredOrderOf(tx, checked.orderId, customer.id);
       if (checked.kind === CrateMovementKind.OPENING_BALANCE) await this.assertNoOpeningBalance(tx, ctx.organizationId, customer.id, crateType);
       if (checked.quantity < 0) await this.assertHeld(tx, ctx.organizationId, customer.id, crateType, -checked.quantity, CRATE_MOVEMENT_KIND_LABELS[checked.kind]);
+      // LEDGER: a damage or loss with `charge` posts its charge (−quantity × crateType.depositValue)
+      // here, in this transaction, and passes the entry's id as `ledgerEntryId` below: the row is
+      // written once (a trigger refuses UPDATE), so the id cannot be filled in afterwards.
       const created = tx.create(CrateMovement, {
         organizationId: ctx.organizationId,
         crateType,
@@ -88,7 +91,6 @@ export class CrateService {
         recordedByApiKeyId: ctx.apiKeyId,
       });
       await tx.flush();
-      // LEDGER: a damage or loss with `charge` posts its charge here (see the README's crate notes).
       await this.events.emit(tx, ctx.organizationId, 'crate_movement.recorded', crateMovementData(created));
       return created;
     });
@@ -111,6 +113,8 @@ export class CrateService {
       const earlier = await tx.findOne(CrateMovement, { reverses: id });
       if (earlier) throw new ConflictError(`Crate movement ${id} was already reversed by movement ${earlier.id}`);
       if (original.quantity > 0) await this.assertHeld(tx, ctx.organizationId, original.customer.id, original.crateType, original.quantity, `reversal of ${CRATE_MOVEMENT_KIND_LABELS[original.kind]} ${id}`);
+      // LEDGER: when original.ledgerEntryId is set, post the ledger's reversal of that entry here and
+      // pass its id as `ledgerEntryId` below.
       const created = tx.create(CrateMovement, {
         organizationId: ctx.organizationId,
         crateType: original.crateType,
@@ -125,7 +129,6 @@ export class CrateService {
         recordedByApiKeyId: ctx.apiKeyId,
       });
       await tx.flush();
-      // LEDGER: reversing a charged damage or loss reverses its ledger entry here.
       await this.events.emit(tx, ctx.organizationId, 'crate_movement.recorded', crateMovementData(created));
       return created;
     });
