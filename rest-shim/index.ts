@@ -5,6 +5,7 @@ import { beatPlanRoutes } from './routes/beat-plans.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
 import { authRoutes } from './routes/auth.routes';
+import { crateRoutes } from './routes/crates.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { exportRoutes } from './routes/exports.routes';
 import { masterRoutes } from './routes/masters.routes';
@@ -47,6 +48,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   beatPlanRoutes,
   reportRoutes,
   ledgerRoutes,
+  crateRoutes,
 ];
 
 /**

@@ -6,6 +6,7 @@ import type { ProductClass } from '../../src/domains/masters/product-class.entit
 import type { Role } from '../../src/domains/users/role.entity';
 import type { Outlet } from '../../src/domains/masters/outlet.entity';
 import type { Route } from '../../src/domains/masters/route.entity';
+import type { CrateType } from '../../src/domains/masters/crate-type.entity';
 import { Nullable, Timestamp } from '../schemas';
 
 const id = { id: Type.Integer() };
@@ -72,6 +73,11 @@ export const MASTER_REST: Record<MasterKindName, { nameField: string; body: TSch
         tagged_at: o.taggedAt,
       };
     },
+  },
+  'crate-types': {
+    nameField: 'crate_type_name',
+    body: Type.Object({ ...id, crate_type_name: Type.String(), deposit_value: Type.Number(), ...tail }),
+    present: ({ record }) => ({ crate_type_name: record.name, deposit_value: (record as Row<CrateType>).depositValue }),
   },
 };
 

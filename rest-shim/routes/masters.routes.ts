@@ -17,6 +17,7 @@ const EXTRA_FIELDS: Record<MasterKindName, TProperties> = {
   routes: { town_id: Type.Integer({ minimum: 1 }) },
   'production-units': {},
   'no-sale-reasons': {},
+  'crate-types': { deposit_value: Type.Optional(Type.Number({ minimum: 0, description: 'What one crate is worth (default 0): a damaged or lost crate is charged at it' })) },
   outlets: {
     town_id: Type.Integer({ minimum: 1 }),
     route_id: Type.Integer({ minimum: 1, description: 'A route of the town' }),
@@ -45,6 +46,7 @@ function toInput(kind: MasterKindName, body: Record<string, unknown>): MasterInp
     townId: body.town_id as number | undefined,
     routeId: body.route_id as number | undefined,
     phone: body.phone as string | undefined,
+    depositValue: body.deposit_value as number | undefined,
   };
 }
 

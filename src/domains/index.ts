@@ -2,6 +2,7 @@ import type { CronItem } from 'graphile-worker';
 import { apiKeysDomain } from './api-keys';
 import { attendanceDomain } from './attendance';
 import { beatPlansDomain } from './beat-plans';
+import { cratesDomain } from './crates';
 import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
@@ -45,6 +46,7 @@ export const DOMAINS: readonly DomainModule[] = [
   beatPlansDomain,
   reportsDomain,
   ledgerDomain,
+  cratesDomain,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { insertMasters, type RowCounts } from './masters-sql';
 import { insertOrders } from './orders-sql';
 import { insertFieldForce } from './field-force-sql';
 import { insertLedgerNotes } from './ledger-sql';
+import { insertCrates } from './crates-sql';
 import { indexOfSlug, planWorkspace, seededPhone, workspaceIdOf, workspaceSlug } from './workspace-plan';
 
 /** The password of every seeded user (printed in the summary). */
@@ -41,6 +42,8 @@ export const SEEDED_TABLES = [
   'leave_application',
   'sales_target',
   'ledger_entry',
+  'crate_type',
+  'crate_movement',
   'tenant_counter',
 ] as const;
 
@@ -322,6 +325,7 @@ async function seedOne(
     const ids = await insertMasters(client, plan, w.passwordHash, counts);
     await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone }, counts);
     await insertFieldForce(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
+    await insertCrates(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId }, counts);
     await insertLedgerNotes(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
     // The order counter continues after the last seeded order, so the next API order gets the next number.
     const counters: Array<[string, number]> = [

@@ -13,7 +13,7 @@ import { buildTestApp, type TestApp } from '../helpers/test-app';
 import { NamedRecord } from '../../src/domains/masters/named-record.entity';
 import { errorEnvelope } from '../helpers/envelope';
 
-const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets', 'no-sale-reasons'] as const;
+const KINDS = ['product-classes', 'roles', 'towns', 'routes', 'production-units', 'outlets', 'no-sale-reasons', 'crate-types'] as const;
 type Kind = (typeof KINDS)[number];
 const NAME_FIELD: Record<Kind, string> = {
   'product-classes': 'product_class',
@@ -23,6 +23,7 @@ const NAME_FIELD: Record<Kind, string> = {
   'production-units': 'production_unit_name',
   outlets: 'outlet_name',
   'no-sale-reasons': 'no_sale_reason',
+  'crate-types': 'crate_type_name',
 };
 
 /** Everything one workspace holds, by id. */
@@ -60,6 +61,7 @@ describe('tenant isolation', () => {
       'production-units': await make('production-units', { production_unit_name: `Unit ${n}` }),
       outlets: 0,
       'no-sale-reasons': await make('no-sale-reasons', { no_sale_reason: `Shop closed ${n}` }),
+      'crate-types': await make('crate-types', { crate_type_name: `Crate ${n}`, deposit_value: 40 }),
     };
     masters.outlets = await make('outlets', { outlet_name: `Outlet ${n}`, route_id: masters.routes, town_id: town, phone: uniquePhone() });
     const tagged = await t.request({ method: 'POST', url: `/api/v1/masters/outlets/${masters.outlets}/tag`, token: ws.token, payload: { latitude: 1, longitude: 2 } });
@@ -109,6 +111,13 @@ describe('tenant isolation', () => {
       production_unit_id: masters['production-units'],
     });
     await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    const crates = await t.request({
+      method: 'POST',
+      url: '/api/v1/crates/movements',
+      token: ws.token,
+      payload: { customer_id: customer.id, crate_type_id: masters['crate-types'], kind: 1, quantity: 3 },
+    });
+    expect(crates.statusCode, crates.body).toBe(201);
     await createApiKey(t, ws, { scopes: 'read' });
     const paid = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { order_id: order.id, amount: 1 } });
     expect(paid.statusCode, paid.body).toBe(201);

@@ -93,7 +93,11 @@ async function digest(url: string): Promise<Record<string, string>> {
          left join app_user d on d.id = l.decided_by_user_id) as leaves,
       (select md5(string_agg(concat_ws('|', o.slug, u.primary_contact_number, t.period_type, t.period_start, t.period_end, t.product_class_id,
                   t.target_amount, t.target_quantity, t.target_productive_calls, t.target_outlets), ',' order by o.slug, u.primary_contact_number, t.period_start))
-         from sales_target t join organization o on o.id = t.organization_id join app_user u on u.id = t.user_id) as targets`,
+         from sales_target t join organization o on o.id = t.organization_id join app_user u on u.id = t.user_id) as targets,
+      (select md5(string_agg(concat_ws('|', o.slug, ct.name, ct.deposit_value, u.primary_contact_number, m.kind, m.quantity, so.order_code, m.occurred_at,
+                  r.primary_contact_number), ',' order by o.slug, ct.name, u.primary_contact_number, m.occurred_at, m.kind))
+         from crate_movement m join organization o on o.id = m.organization_id join crate_type ct on ct.id = m.crate_type_id
+         join app_user u on u.id = m.customer_id left join sales_order so on so.id = m.order_id left join app_user r on r.id = m.recorded_by_user_id) as crates`,
   );
   return row;
 }
@@ -330,6 +334,28 @@ describe('npm run seed', () => {
       );
       expect(plans).toMatchObject({ employees_off: '0', bad_plans: '0', outlets_off_route: '0', without_targets: '0', bad_targets: '0' });
       expect(Number(plans.weekly_pct)).toBeGreaterThanOrEqual(60);
+    });
+
+    it('gives every workspace crates consistent with its orders: issued at deliveries, never more back than held', async () => {
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `select (select count(distinct m.organization_id) from crate_movement m) as workspaces,
+                (select count(*) from crate_type) as types,
+                (select count(*) from crate_movement m where m.kind = 1) as issues,
+                (select count(*) from sales_order o where o.status = 4 and o.cancelled_at is null) as delivered,
+                (select count(*) from crate_movement m join sales_order o on o.id = m.order_id and o.organization_id = m.organization_id
+                   join order_status_history h on h.order_id = o.id and h.to_status = 4
+                  where m.kind <> 1 or o.customer_id <> m.customer_id or o.status <> 4 or m.occurred_at <> h.changed_at or m.quantity not between 1 and 6) as issues_off,
+                (select count(*) from crate_movement m where (m.kind = 1) <> (m.order_id is not null) or (m.kind in (2, 3, 4)) <> (m.quantity < 0)
+                   or m.kind not in (1, 2, 3, 4) or m.recorded_by_user_id is null) as kinds_off,
+                (select count(*) from (select sum(m.quantity) over (partition by m.customer_id, m.crate_type_id order by m.occurred_at, m.kind desc, m.id) as running
+                   from crate_movement m) x where x.running < 0) as overdrawn,
+                (select count(*) from crate_movement m where m.kind in (3, 4)) as written_off,
+                (select count(*) from (select 1 from crate_movement m group by m.customer_id, m.crate_type_id having sum(m.quantity) > 0) held) as holders`,
+      );
+      expect(check).toMatchObject({ workspaces: String(ORGS), types: String(2 * ORGS), issues: check.delivered, issues_off: '0', kinds_off: '0', overdrawn: '0' });
+      expect(Number(check.written_off)).toBeGreaterThan(0);
+      expect(Number(check.holders)).toBeGreaterThan(0);
     });
 
     it('keeps the visit rules: planned outlets, geo_verified from distance, dwell and radius, one open visit per user, outcomes that hold', async () => {

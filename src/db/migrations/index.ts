@@ -24,6 +24,7 @@ import { Migration20261127060000 } from './Migration20261127060000';
 import { Migration20261127070000 } from './Migration20261127070000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127101000 } from './Migration20261127101000';
+import { Migration20261127120000 } from './Migration20261127120000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127070000', class: Migration20261127070000 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
   { name: 'Migration20261127101000', class: Migration20261127101000 },
+  { name: 'Migration20261127120000', class: Migration20261127120000 },
 ];

@@ -1,6 +1,7 @@
 import type { Row } from '../../db/entity-rows';
 import { byId, type RowLoader } from '../../graphql/loaders';
 import { defineDomain } from '../domain-module';
+import { CrateType } from './crate-type.entity';
 import { MASTER_RESOLVERS } from './master.resolver';
 import { MasterService } from './master.service';
 import { NamedRecord } from './named-record.entity';
@@ -22,13 +23,14 @@ declare module '../domain-module' {
     productClass: RowLoader<Row<ProductClass>>;
     outlet: RowLoader<Row<Outlet>>;
     noSaleReason: RowLoader<Row<NoSaleReason>>;
+    crateType: RowLoader<Row<CrateType>>;
   }
 }
 
-/** The named lists orders and people refer to: towns, routes, production units, product classes, outlets, no-sale reasons. */
+/** The named lists orders and people refer to: towns, routes, production units, product classes, outlets, no-sale reasons, crate types. */
 export const mastersDomain = defineDomain({
   name: 'masters',
-  entities: [NamedRecord, Town, Route, ProductionUnit, ProductClass, Outlet, NoSaleReason],
+  entities: [NamedRecord, Town, Route, ProductionUnit, ProductClass, Outlet, NoSaleReason, CrateType],
   services: () => ({ masters: new MasterService() }),
   resolvers: MASTER_RESOLVERS,
   loaders: ({ ctx: { em }, columns }) => ({
@@ -38,6 +40,7 @@ export const mastersDomain = defineDomain({
     productClass: byId(em, ProductClass, columns),
     outlet: byId(em, Outlet, columns),
     noSaleReason: byId(em, NoSaleReason, columns),
+    crateType: byId(em, CrateType, columns),
   }),
   routeGroups: { masters: 'scoped' },
 });

@@ -1,12 +1,15 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ActiveStatus } from '../../db/active-status';
 import { ValidationError } from '../../errors/app-error';
 import * as rules from '../../validation/rules';
+import { customersHoldingCrates } from '../crates/crate-holders';
 import { Order, OrderStatus } from '../orders/order.entity';
 import { Product } from '../products/product.entity';
 import { Role } from '../users/role.entity';
 import { User } from '../users/user.entity';
+import { CrateType } from './crate-type.entity';
 import { NoSaleReason } from './no-sale-reason.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
@@ -29,16 +32,21 @@ export interface MasterInput {
   routeId?: number;
   /** Outlets: a contact number. */
   phone?: string;
+  /** Crate types: what one crate is worth. */
+  depositValue?: number;
 }
 
 /** The master records users, products and orders refer to. */
-export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet | NoSaleReason;
+export type MasterEntity = ProductClass | Role | Town | Route | ProductionUnit | Outlet | NoSaleReason | CrateType;
 
 /**
  * Records of another kind that name a master record and, while active, keep it from being
  * deactivated (DELETE, or a change to status 0): a 409 names how many of each there are.
  */
-export interface MasterUse {
+export type MasterUse = RecordUse | CountedUse;
+
+/** Uses counted as records of an entity that name the master record. */
+export interface RecordUse {
   entity: EntityClass<object>;
   /** The property (a ManyToOne) naming the master record. */
   property: string;
@@ -47,6 +55,13 @@ export interface MasterUse {
   many: string;
   /** Which of them count: the conditions beside the reference, under the tenant filter. */
   active: FilterQuery<object>;
+}
+
+/** Uses that are not rows naming the record (customers holding crates of a type: a sum of movements), counted by a statement. */
+export interface CountedUse {
+  count(em: EntityManager, organizationId: number, id: number): Promise<number>;
+  one: string;
+  many: string;
 }
 
 const ACTIVE = { status: ActiveStatus.ACTIVE };
@@ -168,6 +183,17 @@ export const MASTER_KINDS = {
     // visits that already name it keep it.
     usedBy: [],
   } satisfies MasterKind<NoSaleReason>,
+  'crate-types': {
+    entity: CrateType,
+    label: 'Crate type',
+    places: [],
+    extras: async (_ctx, input, creating) =>
+      input.depositValue != null || creating ? { depositValue: rules.money('depositValue', input.depositValue ?? 0) } : {},
+    uniqueWith: noScope,
+    // An inactive type takes no new issues; while customers still hold crates of it, it stays active
+    // so their returns are recorded against a type the lists show as in use.
+    usedBy: [{ count: customersHoldingCrates, one: 'customer holding crates', many: 'customers holding crates' }],
+  } satisfies MasterKind<CrateType>,
 };
 
 export type MasterKindName = keyof typeof MASTER_KINDS;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadedRows, rowOf, rowsById, type Row } from '../../db/entity-rows';
 import type { Role } from '../users/role.entity';
+import type { CrateType } from './crate-type.entity';
 import type { MasterEntity, MasterKind } from './master-kinds';
 import type { NoSaleReason } from './no-sale-reason.entity';
 import type { Outlet } from './outlet.entity';
@@ -10,7 +11,7 @@ import { Route } from './route.entity';
 import { Town } from './town.entity';
 
 /** The row of a master record of any kind. */
-export type MasterRow = Row<ProductClass> | Row<Role> | Row<Town> | Row<Route> | Row<ProductionUnit> | Row<Outlet> | Row<NoSaleReason>;
+export type MasterRow = Row<ProductClass> | Row<Role> | Row<Town> | Row<Route> | Row<ProductionUnit> | Row<Outlet> | Row<NoSaleReason> | Row<CrateType>;
 
 /**
  * A master record as REST and GraphQL show it: its row and the rows of the places it names (a

@@ -8,7 +8,8 @@ import { InGroup } from '../../graphql/route-group';
 import { Role } from '../users/role.entity';
 import type { MasterEntity, MasterKindName } from './master-kinds';
 import type { MasterRead, MasterRow } from './master-read';
-import { MasterListArgs, NoSaleReasonInput, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { CrateTypeInput, MasterListArgs, NoSaleReasonInput, OutletInput, ProductClassInput, ProductionUnitInput, RoleInput, RouteInput, TownInput } from './master.types';
+import { CrateType } from './crate-type.entity';
 import { NoSaleReason } from './no-sale-reason.entity';
 import { Outlet } from './outlet.entity';
 import { ProductClass } from './product-class.entity';
@@ -120,6 +121,7 @@ export const MASTER_RESOLVERS = [
   masterResolver('production-units', ProductionUnit, ProductionUnitInput, 'ProductionUnit', 'productionUnits'),
   masterResolver('outlets', Outlet, OutletInput, 'Outlet', 'outlets'),
   masterResolver('no-sale-reasons', NoSaleReason, NoSaleReasonInput, 'NoSaleReason', 'noSaleReasons'),
+  masterResolver('crate-types', CrateType, CrateTypeInput, 'CrateType', 'crateTypes'),
   RouteFieldsResolver,
   OutletFieldsResolver,
 ];

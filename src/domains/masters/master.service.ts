@@ -117,7 +117,12 @@ export class MasterService {
   /** 409 naming what uses the record, while any active record of the workspace does (counted under the tenant filter). */
   private async assertUnused(ctx: RequestContext, kind: MasterKind, record: MasterEntity) {
     const counts = await Promise.all(
-      kind.usedBy.map(async (use) => ({ use, count: await ctx.em.count(use.entity, { ...use.active, [use.property]: record.id } as FilterQuery<object>) })),
+      kind.usedBy.map(async (use) => ({
+        use,
+        count: 'count' in use
+          ? await use.count(ctx.em, ctx.organizationId, record.id)
+          : await ctx.em.count(use.entity, { ...use.active, [use.property]: record.id } as FilterQuery<object>),
+      })),
     );
     const users = counts.filter(({ count }) => count > 0).map(({ use, count }) => `${count} ${count === 1 ? use.one : use.many}`);
     if (users.length > 0) throw new ConflictError(`${kind.label} "${record.name}" is used by ${listed(users)}`);

@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ActiveStatus } from '../../db/active-status';
 import { SortedPageArgs } from '../../graphql/sort.types';
 import { MASTER_SORT } from './master.service';
@@ -55,4 +55,10 @@ export class OutletInput extends TownInput {
 export class RoleInput extends TownInput {
   @Field({ nullable: true })
   description?: string;
+}
+
+@InputType({ description: 'A crate type (a returnable container) and what one is worth; on update, omitted fields stay as they are.' })
+export class CrateTypeInput extends TownInput {
+  @Field(() => Float, { nullable: true, description: 'What one crate is worth, >= 0 with at most two decimals (default 0)' })
+  depositValue?: number;
 }
