@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BenchContext, KeyedDataset } from '../lib/bench-context';
+import { BENCH_DATA_DIR } from '../lib/bench-database';
 import type { BusyDay } from '../lib/busy-day';
 import { capturedRequest } from '../lib/captured-request';
 import type { HttpRequest } from '../lib/http-load';
@@ -13,6 +16,18 @@ const TRIES = 30;
 const PER_KEY = 10;
 /** Warm-ups of each side. */
 const WARM_UPS = 3;
+/** Where the baseline's statements are written, to read or EXPLAIN them after a run. */
+export const BEAT_PRODUCTIVITY_SQL_FILE = path.join(BENCH_DATA_DIR, 'beat-productivity-sql.json');
+
+/** The statements, grouped by their first words, counted: "100 × with day as (…)". */
+function shapeOf(statements: Statement[]): string {
+  const counts = new Map<string, number>();
+  for (const s of statements) {
+    const head = s.text.trim().split(/\s+/).slice(0, 4).join(' ');
+    counts.set(head, (counts.get(head) ?? 0) + 1);
+  }
+  return [...counts].map(([head, n]) => `${n > 1 ? `${n} × ` : ''}${head} …`).join('; ');
+}
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -37,12 +52,13 @@ function perRound(tries: number, rounds: number): number[] {
 export async function measureBeatProductivity(ctx: BenchContext, dataset: KeyedDataset, day: BusyDay): Promise<Figure[]> {
   const organizationId = dataset.organizationIds[0];
   const keys = dataset.keys.get(organizationId)!;
-  const path = `/api/v1/reports/beat-productivity?date=${day.date}`;
-  const request = (key: string): HttpRequest => ({ path, headers: { 'x-api-key': key } });
+  const route = `/api/v1/reports/beat-productivity?date=${day.date}`;
+  const request = (key: string): HttpRequest => ({ path: route, headers: { 'x-api-key': key } });
   const captured = await capturedRequest(ctx.app, ctx.capture, request(keys[0]));
   const answer = JSON.parse(captured.body) as { data?: { rows?: unknown[] }; rows?: unknown[] };
   const reported = (answer.data?.rows ?? answer.rows ?? []).length;
   const statements: Statement[] = captured.statements;
+  writeFileSync(BEAT_PRODUCTIVITY_SQL_FILE, `${JSON.stringify({ path: route, statements }, null, 2)}\n`);
 
   let sent = 0;
   const overHttp = async () => {
@@ -53,10 +69,10 @@ export async function measureBeatProductivity(ctx: BenchContext, dataset: KeyedD
     }
     sent += 1;
     const started = performance.now();
-    const res = await fetch(`${ctx.service.baseUrl}${path}`, { headers: { 'x-api-key': key } });
+    const res = await fetch(`${ctx.service.baseUrl}${route}`, { headers: { 'x-api-key': key } });
     const body = await res.text();
     const ms = performance.now() - started;
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body.slice(0, 300)}`);
+    if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${body.slice(0, 300)}`);
     return ms;
   };
   for (let i = 0; i < WARM_UPS; i += 1) {
@@ -72,8 +88,8 @@ export async function measureBeatProductivity(ctx: BenchContext, dataset: KeyedD
   const p95 = { raw: percentile(raw, 95), ours: percentile(ours, 95) };
   ctx.log(
     `  beat productivity of ${day.date}: ${day.employees} employees (${day.planned} with a beat plan that day), ${day.visits.toLocaleString('en-US')} visits ` +
-      `(${day.orderVisits} with an order), ${reported} rows; ${statements.length} statements (${statements.map((s) => s.text.trim().split(/\s+/).slice(0, 4).join(' ')).join(' | ')}); ` +
-      `p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${raw.length} tries a side)`,
+      `(${day.orderVisits} with an order), ${reported} rows; ${statements.length} statements (${shapeOf(statements)}); ` +
+      `p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${raw.length} tries a side); statements in ${path.relative(process.cwd(), BEAT_PRODUCTIVITY_SQL_FILE)}`,
   );
   const goal = ratioAtMost(Number((1 / 0.6).toFixed(2)), 'its SQL through raw pg');
   goal.text = `≥ 60% of raw (p95 ≤ 1.67 × its SQL's)`;
