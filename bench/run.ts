@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     const reports = needs('reports')
       ? {
           sales: await keyed(pool, ensureDataset(database.url, 'large workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), 'read', 2, 'bench-reports'),
-          beat: await keyed(pool, ensureDataset(database.url, 'beat-productivity workspace', SEEDS.beat, 1, BEAT_ORDERS, log), 'read', 6, 'bench-reports'),
+          beat: await keyed(pool, ensureDataset(database.url, 'beat-productivity workspace', SEEDS.beat, 1, BEAT_ORDERS, log), 'read', 8, 'bench-reports'),
         }
       : null;
     const busyDay = reports
