@@ -3,7 +3,7 @@
  * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
  * and writes bench/results.json and the table in BENCHMARKS.md.
  *
- *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,startup]
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,reports,ledger,startup]
  *
  * A run of some pairs (--only) replaces those pairs' figures in bench/results.json and BENCHMARKS.md
  * and keeps the others'.
@@ -17,14 +17,17 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openOrm } from '../src/db/orm';
 import { secretsFrom } from '../src/secrets';
+import { seededWorkspaces } from '../src/seed/seed';
 import { throwawayCa } from '../test/helpers/throwaway-ca';
 import type { BenchContext, KeyedDataset } from './lib/bench-context';
 import { BENCH_DATA_DIR, ensureDataset, issueKeys, openBenchDatabase } from './lib/bench-database';
+import { ensureBusyDay } from './lib/busy-day';
 import { startHttpsSink } from './lib/https-sink';
 import { machineOf, table, writeResults, type Figure } from './lib/report';
 import { BENCH_SERVICE_ENV, startService } from './lib/service-process';
 import { SqlCapture } from './lib/sql-capture';
 import { measureApiThroughput } from './pairs/api-throughput';
+import { measureBeatProductivity } from './pairs/beat-productivity';
 import { measureLargeWorkspaces } from './pairs/large-workspaces';
 import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measureSalesReport } from './pairs/sales-report';
@@ -33,14 +36,17 @@ import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
 
-const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'startup'] as const;
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'reports', 'ledger', 'startup'] as const;
 type PairName = (typeof PAIRS)[number];
 
 /**
  * The seeds of the datasets: one of many workspaces for the API, one workspace per export size, and
- * the largest workspace (the 500,000-order one of the XLSX export serves the large-workspace pair too).
+ * the largest workspace (the 500,000-order one of the XLSX export serves the large-workspace and the
+ * reports pairs too), and the beat-productivity workspace (BEAT_ORDERS gives it 101 employees, one
+ * inactive: userCounts in src/seed/workspace-plan.ts).
  */
-const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4, largest: 5 };
+const SEEDS = { main: 1, xlsxSmall: 2, xlsxLarge: 3, pdf: 4, largest: 5, beat: 6 };
+const BEAT_ORDERS = 57_000;
 const XLSX_SMALL = 100_000;
 const XLSX_LARGE = 500_000;
 const LARGEST = 2_000_000;
@@ -131,6 +137,16 @@ async function main(): Promise<void> {
           await keyed(pool, ensureDataset(database.url, 'largest workspace', SEEDS.largest, 1, LARGEST, log), 'read', 1, 'bench-large'),
         ]
       : null;
+    // The report budget is 20 a minute per key: keys of their own name, several per workspace.
+    const reports = needs('reports')
+      ? {
+          sales: await keyed(pool, ensureDataset(database.url, 'large workspace', SEEDS.xlsxLarge, 1, XLSX_LARGE, log), 'read', 2, 'bench-reports'),
+          beat: await keyed(pool, ensureDataset(database.url, 'beat-productivity workspace', SEEDS.beat, 1, BEAT_ORDERS, log), 'read', 8, 'bench-reports'),
+        }
+      : null;
+    const busyDay = reports
+      ? await ensureBusyDay(pool, reports.beat.organizationIds[0], (await seededWorkspaces(database.url, SEEDS.beat))[0].asOf, log)
+      : null;
     const pdf = needs('pdf') || needs('webhooks') ? await keyed(pool, ensureDataset(database.url, 'PDF workspace', SEEDS.pdf, 1, PDF_ROWS, log), exportScopes, PDF_KEYS) : null;
 
     const tls = await throwawayCa();
@@ -156,12 +172,14 @@ async function main(): Promise<void> {
 
     const figures: Figure[] = [];
     const pairs: Array<[PairName, () => Promise<Figure[]>]> = [
-      ['api', async () => [...(await measureApiThroughput(ctx)), ...(await measureSalesReport(ctx)), ...(await measureLedgerStatement(ctx))]],
+      ['api', () => measureApiThroughput(ctx)],
       ['xlsx', () => measureXlsx(ctx, xlsxSmall!, xlsxLarge!)],
       ['pdf', () => measurePdf(ctx, pdf!)],
       ['webhooks', () => measureWebhooks(ctx, sink, pdf!.organizationIds[0])],
       ['noisy', () => measureNoisyNeighbour(ctx)],
       ['large', () => measureLargeWorkspaces(ctx, large!)],
+      ['ledger', () => measureLedgerStatement(ctx)],
+      ['reports', async () => [...(await measureSalesReport(ctx, reports!.sales)), ...(await measureBeatProductivity(ctx, reports!.beat, busyDay!))]],
     ];
     for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {
       // Each pair gets a freshly started service, so none inherits another's heap or caches.
