@@ -60,32 +60,41 @@ function generating(templates: readonly TemplateRow[], date: string, frozen: boo
   return chosen;
 }
 
-/** Writes the snapshot of one template on one started date, unless the employee's day exists. */
-async function freezeDay(em: EntityManager, organizationId: number, template: Pick<TemplateRow, 'id' | 'userId' | 'routeId'>, date: string): Promise<void> {
+/**
+ * Writes the snapshots of `templates` on one started date, for the employees whose day is not
+ * stored yet: one statement whatever their number (a day of 100 employees had taken 100 round
+ * trips, most of the beat-productivity report's time; BENCHMARKS.md).
+ */
+async function freezeDays(em: EntityManager, organizationId: number, templates: ReadonlyArray<Pick<TemplateRow, 'id' | 'userId' | 'routeId'>>, date: string): Promise<void> {
+  if (templates.length === 0) return;
   const t = tenantSql(organizationId, 'p');
-  // One statement: the day row (skipped on conflict) and its outlets, the template's active ones in order.
+  // The day rows (skipped for a stored day, and on a race) and their outlets, each template's active ones in order.
   await executeSql(
     em,
-    sql`with day as (
+    sql`with chosen as (
+          select c.plan_id, c.user_id, c.route_id
+            from unnest(${intArray(templates.map((p) => p.id))}::int[], ${intArray(templates.map((p) => p.userId))}::int[], ${intArray(templates.map((p) => p.routeId))}::int[])
+                 as c(plan_id, user_id, route_id)
+           where not exists (select 1 from beat_plan_day d where d.organization_id = ${organizationId} and d.user_id = c.user_id and d.date = ${date}::date)),
+        day as (
           insert into beat_plan_day (organization_id, user_id, date, beat_plan_id, route_id, frozen_at)
-          values (${organizationId}, ${template.userId}, ${date}::date, ${template.id}, ${template.routeId}, now())
+          select ${organizationId}, c.user_id, ${date}::date, c.plan_id, c.route_id, now() from chosen c order by c.user_id
           on conflict (organization_id, user_id, date) do nothing
-          returning id
+          returning id, beat_plan_id
         )
         insert into beat_plan_day_outlet (organization_id, day_id, outlet_id, sequence)
-        select ${organizationId}, day.id, po.outlet_id, row_number() over (order by po.sequence)
-        from day cross join beat_plan p
+        select ${organizationId}, day.id, po.outlet_id, row_number() over (partition by day.id order by po.sequence)
+        from day join beat_plan p on p.organization_id = ${organizationId} and p.id = day.beat_plan_id
         ${t.join('beat_plan_outlet', 'po', 'po.beat_plan_id = p.id')}
-        ${t.join('outlet', 'o', sql`o.id = po.outlet_id and o.status = ${ActiveStatus.ACTIVE}`)}
-        where ${t.owns()} and p.id = ${template.id}`,
+        ${t.join('outlet', 'o', sql`o.id = po.outlet_id and o.status = ${ActiveStatus.ACTIVE}`)}`,
   );
 }
 
 /** Freezes `date` (a started day) for the employees (all when null) whose templates fall on it. */
 export async function materialiseDay(em: EntityManager, organizationId: number, date: string, userIds: readonly number[] | null): Promise<number> {
-  const chosen = generating(await templatesOn(em, organizationId, date, userIds), date, true);
-  for (const template of chosen.values()) await freezeDay(em, organizationId, template, date);
-  return chosen.size;
+  const chosen = [...generating(await templatesOn(em, organizationId, date, userIds), date, true).values()];
+  await freezeDays(em, organizationId, chosen, date);
+  return chosen.length;
 }
 
 /**
@@ -96,7 +105,7 @@ export async function freezeStartedDaysOf(em: EntityManager, organizationId: num
   const from = template.revisedOn >= template.effectiveFrom ? nextDay(template.revisedOn) : template.effectiveFrom;
   const to = template.effectiveTo !== null && template.effectiveTo < today ? template.effectiveTo : today;
   if (from > to) return;
-  for (const date of datesBetween(template, from, to)) await freezeDay(em, organizationId, template, date);
+  for (const date of datesBetween(template, from, to)) await freezeDays(em, organizationId, [template], date);
 }
 
 function nextDay(day: string): string {
