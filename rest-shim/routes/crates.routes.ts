@@ -20,6 +20,7 @@ const MovementBody = Type.Object({
   order_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'An issue only: the delivered order of this customer the crates went with' }))),
   occurred_at: Type.Optional(Nullable({ ...Timestamp, description: 'When the crates moved (ISO 8601); default now, never in the future' })),
   note: Type.Optional(Nullable(Type.String({ maxLength: MAX_CRATE_NOTE }))),
+  charge: Type.Optional(Nullable(Type.Boolean({ description: 'A damage (3) or loss (4) only: charge the customer the crate type’s deposit value per crate, as a ledger debit (default false)' }))),
 });
 
 const ReverseBody = Type.Object({ note: Type.Optional(Nullable(Type.String({ maxLength: MAX_CRATE_NOTE }))) });
@@ -72,6 +73,7 @@ export const crateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         orderId: b.order_id,
         occurredAt: b.occurred_at,
         note: b.note,
+        charge: b.charge,
       });
       return reply.code(201).send(created('Crate movement recorded', presentCrateMovement(movement)));
     },

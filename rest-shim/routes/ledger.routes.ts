@@ -114,7 +114,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Reverse a note, an opening balance or a crate charge with a row on the other side, once (administrators and API keys)',
+        summary: 'Reverse a note or an opening balance with a row on the other side, once (administrators and API keys)',
         params: IdParams,
         body: ReverseBody,
         response: createdResponse(LedgerEntryBody),

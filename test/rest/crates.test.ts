@@ -433,4 +433,40 @@ describe('crates', () => {
     expect(rows[0].event_data).toMatchObject({ id: issue.id, customer_id: customer.id, crate_type_id: type, kind: 1, quantity: 3, reverses_id: null });
     expect(rows[1].event_data).toMatchObject({ id: reversal.id, kind: 7, quantity: -3, reverses_id: issue.id });
   });
+
+  it('a damage or loss may be charged to the customer’s ledger at the deposit value; reversing the movement reverses the charge', async () => {
+    const type = await newType(A, 45.5);
+    const customer = (await createUser(t, A, UserType.RETAILER)).id;
+    await recorded({ customer_id: customer, crate_type_id: type, kind: 1, quantity: 10 });
+    const statement = async () => (await t.request({ method: 'GET', url: `/api/v1/ledger/statement?customer_id=${customer}`, token: A.token })).json().data;
+    const damaged = await recorded({ customer_id: customer, crate_type_id: type, kind: 3, quantity: 2, charge: true, occurred_at: daysAgo(1) });
+    expect(damaged.ledger_entry_id).toEqual(expect.any(Number));
+    const charged = await statement();
+    const charge = charged.rows.find((r: { id: number }) => r.id === damaged.ledger_entry_id);
+    expect(charge).toMatchObject({ kind: 7, debit: 91, credit: 0 });
+    expect(charge.narration).toMatch(/^2 × Crate .* crate damage at 45\.50$/);
+    expect(charged.closing_balance).toBe(91);
+    // Not through the ledger: the charge follows its movement.
+    expect((await t.request({ method: 'POST', url: `/api/v1/ledger/entries/${charge.id}/reverse`, token: A.token, payload: { reason: 'x' } })).statusCode).toBe(409);
+    const reversal = await reverse(admin(), damaged.id, { note: 'Found intact' });
+    expect(reversal.statusCode, reversal.body).toBe(200);
+    const reversedCharge = reversal.json().data.ledger_entry_id as number;
+    const after = await statement();
+    expect(after.rows.find((r: { id: number }) => r.id === reversedCharge)).toMatchObject({ kind: 6, debit: 0, credit: 91, reverses_id: charge.id });
+    expect(after.closing_balance).toBe(0);
+    // An uncharged loss posts nothing; a charge on another kind, or of a type without a deposit, is a 400 naming charge.
+    const lost = await recorded({ customer_id: customer, crate_type_id: type, kind: 4, quantity: 1 });
+    expect(lost.ledger_entry_id).toBeNull();
+    const free = await newType(A, 0);
+    await recorded({ customer_id: customer, crate_type_id: free, kind: 1, quantity: 3 });
+    for (const payload of [
+      { customer_id: customer, crate_type_id: type, kind: 2, quantity: 1, charge: true },
+      { customer_id: customer, crate_type_id: free, kind: 3, quantity: 1, charge: true },
+    ]) {
+      const res = await record(admin(), payload);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors[0].field).toBe('charge');
+    }
+    expect((await statement()).closing_balance).toBe(0);
+  });
 });

@@ -5,6 +5,7 @@ import { ApiKey } from '../api-keys/api-key.entity';
 import { CrateType } from '../masters/crate-type.entity';
 import { Order } from '../orders/order.entity';
 import { User } from '../users/user.entity';
+import { LedgerEntry } from '../ledger/ledger-entry.entity';
 
 /** kind codes of a crate movement. */
 export enum CrateMovementKind {
@@ -95,11 +96,11 @@ export class CrateMovement extends TenantEntity<'order' | 'reverses' | 'note' | 
   recordedByApiKeyId: number | null = null;
 
   /**
-   * The customer ledger's entry that charged a damage or loss at the crate type's deposit value,
-   * posted in the same transaction as this row. Null until the ledger domain is wired in (no
-   * foreign key yet: its table is not in this schema).
+   * The customer ledger's entry posted with this row, in its transaction: the charge of a damage or
+   * loss at the crate type's deposit value (`charge`), or, on the reversal of a charged movement,
+   * the reversal of that charge.
    */
-  @Field(() => Int, { nullable: true, description: 'The ledger entry charging this damage or loss to the customer, when one was posted.' })
-  @Property({ type: 'integer', nullable: true })
+  @Field(() => Int, { nullable: true, description: 'The ledger entry charging this damage or loss to the customer (on a reversal: the charge’s reversal), when one was posted.' })
+  @ManyToOne(() => LedgerEntry, { mapToPk: true, nullable: true, fieldName: 'ledger_entry_id' })
   ledgerEntryId: number | null = null;
 }

@@ -25,6 +25,8 @@ export interface CrateMovementRequest {
   /** ISO 8601; default now; never in the future. */
   occurredAt?: string | Date | null;
   note?: string | null;
+  /** A damage or loss only: charge the customer the crate type's deposit value per crate, on their ledger. */
+  charge?: boolean | null;
 }
 
 /** A request's fields checked (everything that needs no database), the quantity signed by its kind. */
@@ -34,6 +36,7 @@ export interface CheckedCrateMovement {
   orderId: number | null;
   occurredAt: Date;
   note: string | null;
+  charge: boolean;
 }
 
 /** 400 naming the first bad field; nothing is read or written. */
@@ -42,12 +45,15 @@ export function checkCrateMovement(input: CrateMovementRequest, now = new Date()
   const kind = rules.oneOf('kind', input.kind, RECORDABLE_KINDS) as CrateMovementKind;
   const quantity = signedQuantity(kind, input.quantity);
   if (input.orderId != null && kind !== CrateMovementKind.ISSUE) throw new ValidationError('orderId', 'only an issue goes with a delivered order');
+  const charge = input.charge === true;
+  if (charge && kind !== CrateMovementKind.DAMAGE && kind !== CrateMovementKind.LOSS) throw new ValidationError('charge', 'only a damage or a loss is charged to the customer');
   return {
     kind,
     quantity,
     orderId: input.orderId ?? null,
     occurredAt: input.occurredAt == null ? now : occurredMoment(input.occurredAt, now),
     note: noteOf(input.note),
+    charge,
   };
 }
 

@@ -19,6 +19,7 @@ import { crateMovementData } from './crate-events';
 import { CrateMovement, CRATE_MOVEMENT_KIND_LABELS, CRATE_MOVEMENT_KINDS, CrateMovementKind } from './crate-movement.entity';
 import { crateMovementReadOf, readCrateBalances, readCrateMovements, type CrateBalanceRead, type CrateMovementRead } from './crate-read';
 import { checkCrateMovement, noteOf, type CrateMovementRequest } from './crate-rules';
+import { postCrateCharge, reverseCrateCharge } from './crate-charges';
 
 /** Filters of the movement list; each ANDed. */
 export interface CrateMovementFilter {
@@ -75,9 +76,8 @@ export class CrateService {
       const order = checked.orderId === null ? null : await deliveredOrderOf(tx, checked.orderId, customer.id);
       if (checked.kind === CrateMovementKind.OPENING_BALANCE) await this.assertNoOpeningBalance(tx, ctx.organizationId, customer.id, crateType);
       if (checked.quantity < 0) await this.assertHeld(tx, ctx.organizationId, customer.id, crateType, -checked.quantity, CRATE_MOVEMENT_KIND_LABELS[checked.kind]);
-      // LEDGER: a damage or loss with `charge` posts its charge (−quantity × crateType.depositValue)
-      // here, in this transaction, and passes the entry's id as `ledgerEntryId` below: the row is
-      // written once (a trigger refuses UPDATE), so the id cannot be filled in afterwards.
+      // A charge is posted first, in this transaction: the movement names it when written (a trigger refuses UPDATE).
+      const charge = checked.charge ? await postCrateCharge(tx, ctx, customer.id, crateType, checked) : null;
       const created = tx.create(CrateMovement, {
         organizationId: ctx.organizationId,
         crateType,
@@ -89,6 +89,7 @@ export class CrateService {
         note: checked.note,
         recordedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
         recordedByApiKeyId: ctx.apiKeyId,
+        ledgerEntryId: charge?.id ?? null,
       });
       await tx.flush();
       await this.events.emit(tx, ctx.organizationId, 'crate_movement.recorded', crateMovementData(created));
@@ -113,8 +114,8 @@ export class CrateService {
       const earlier = await tx.findOne(CrateMovement, { reverses: id });
       if (earlier) throw new ConflictError(`Crate movement ${id} was already reversed by movement ${earlier.id}`);
       if (original.quantity > 0) await this.assertHeld(tx, ctx.organizationId, original.customer.id, original.crateType, original.quantity, `reversal of ${CRATE_MOVEMENT_KIND_LABELS[original.kind]} ${id}`);
-      // LEDGER: when original.ledgerEntryId is set, post the ledger's reversal of that entry here and
-      // pass its id as `ledgerEntryId` below.
+      // A charged movement's reversal reverses its charge too.
+      const chargeReversal = original.ledgerEntryId === null ? null : await reverseCrateCharge(tx, ctx, original.ledgerEntryId, id);
       const created = tx.create(CrateMovement, {
         organizationId: ctx.organizationId,
         crateType: original.crateType,
@@ -127,6 +128,7 @@ export class CrateService {
         note: reversalNote,
         recordedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
         recordedByApiKeyId: ctx.apiKeyId,
+        ledgerEntryId: chargeReversal?.id ?? null,
       });
       await tx.flush();
       await this.events.emit(tx, ctx.organizationId, 'crate_movement.recorded', crateMovementData(created));

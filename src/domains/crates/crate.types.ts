@@ -59,6 +59,9 @@ export class RecordCrateMovementInput {
 
   @Field(() => String, { nullable: true, description: 'At most 500 characters' })
   note?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'DAMAGE or LOSS only: charge the customer the crate type’s deposit value per crate (a ledger debit)' })
+  charge?: boolean | null;
 }
 
 /** One customer's crates of one type. */

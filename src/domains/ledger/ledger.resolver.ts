@@ -55,7 +55,7 @@ export class LedgerResolver {
   }
 
   @InGroup('ledger')
-  @Mutation(() => LedgerEntry, { complexity: COST.write, description: 'Reverses a note, an opening balance or a crate charge with a row on the other side, once (administrators and API keys).' })
+  @Mutation(() => LedgerEntry, { complexity: COST.write, description: 'Reverses a note or an opening balance with a row on the other side, once (administrators and API keys).' })
   reverseLedgerEntry(
     @Arg('id', () => Int) id: number,
     @Arg('reason', () => String, { description: 'Required, at most 500 characters' }) reason: string,

@@ -62,8 +62,8 @@ export const LEDGER_ENTRY_SORT = sortable<keyof LedgerEntry & string>({
 });
 const LEDGER_ENTRY_LIST = entityList({ entity: LedgerEntry, sort: LEDGER_ENTRY_SORT });
 
-/** Kinds a reversal may undo; orders and payments follow their own documents. */
-const REVERSIBLE = [LedgerEntryKind.CREDIT_NOTE, LedgerEntryKind.DEBIT_NOTE, LedgerEntryKind.OPENING_BALANCE, LedgerEntryKind.CRATE_CHARGE];
+/** Kinds a reversal may undo; orders, payments and crate charges follow their own documents (a void, a movement's reversal). */
+const REVERSIBLE = [LedgerEntryKind.CREDIT_NOTE, LedgerEntryKind.DEBIT_NOTE, LedgerEntryKind.OPENING_BALANCE];
 
 /**
  * Customers' accounts. Staff and API keys (`ledger` scope) read any customer's; a customer reads
@@ -149,8 +149,8 @@ export class LedgerService {
   }
 
   /**
-   * Administrators and API keys undo a note, an opening balance or a crate charge with a row on the
-   * other side, dated today; once (409), never a reversal, and never an order's or a payment's
+   * Administrators and API keys undo a note or an opening balance with a row on the other side,
+   * dated today; once (409), never a reversal, and never an order's, a payment's or a crate charge's
    * posting (409: they follow their documents).
    */
   async reverse(ctx: RequestContext, id: number, reason: string): Promise<Row<LedgerEntry>> {

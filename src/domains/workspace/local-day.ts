@@ -43,3 +43,10 @@ export function wallClockOf(timeZone: string): (instant: Date) => string {
   const format = new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   return (instant) => format.format(instant).replace(' ', 'T');
 }
+
+/** The workspace's local day (YYYY-MM-DD) of an instant. */
+export async function localDayOf(em: EntityManager, organizationId: number, instant: Date): Promise<string> {
+  const t = tenantSql(organizationId, 'c');
+  const [row] = await executeSql<{ day: string }>(em, sql`select to_char((${instant}::timestamptz at time zone c.time_zone)::date, 'YYYY-MM-DD') as day from workspace_config c where ${t.owns()}`);
+  return row.day;
+}
