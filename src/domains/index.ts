@@ -1,11 +1,13 @@
 import type { CronItem } from 'graphile-worker';
 import { apiKeysDomain } from './api-keys';
+import { approvalsDomain } from './approvals';
 import { attendanceDomain } from './attendance';
 import { beatPlansDomain } from './beat-plans';
 import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
+import { focDomain } from './foc';
 import { leavesDomain } from './leaves';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
@@ -43,6 +45,8 @@ export const DOMAINS: readonly DomainModule[] = [
   visitsDomain,
   beatPlansDomain,
   reportsDomain,
+  approvalsDomain,
+  focDomain,
 ];
 
 /**
