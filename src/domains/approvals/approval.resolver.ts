@@ -9,8 +9,20 @@ import { Approval, ApprovalStep } from './approval.entity';
 import { ApprovalDelegateView, ApprovalInboxArgs, ApprovalPolicyTierInput, ApprovalPolicyView } from './approval.types';
 
 const ApprovalPage = PageOf(Approval, 'Approval');
-type ApprovalRow = Row<Approval> & { steps: Array<Row<ApprovalStep>> };
-const rowOfRead = (read: ApprovalRead): ApprovalRow => ({ ...read.approval, steps: read.steps });
+type StepRow = Row<ApprovalStep> & { approverUserId: number | null; approverRoleId: number | null; actedByUserId: number | null; delegatedFromUserId: number | null };
+type ApprovalRow = Row<Approval> & { requestedByUserId: number | null; steps: StepRow[] };
+/** GraphQL's row of an approval: its steps with it, and each reference under its field's name (`requestedByUserId`). */
+const rowOfRead = ({ approval: a, steps }: ApprovalRead): ApprovalRow => ({
+  ...a,
+  requestedByUserId: a.requestedBy,
+  steps: steps.map((s) => ({
+    ...s,
+    approverUserId: s.approverUser,
+    approverRoleId: s.approverRole,
+    actedByUserId: s.actedBy,
+    delegatedFromUserId: s.delegatedFrom,
+  })),
+});
 
 @Authorized()
 @Resolver()
@@ -89,7 +101,7 @@ export class ApprovalResolver {
 @Resolver(() => Approval)
 export class ApprovalFieldsResolver {
   @FieldResolver(() => [ApprovalStep], { complexity: listCost(COST.property, 2), description: 'Its tiers, in order (none when auto-approved).' })
-  steps(@Root() approval: Partial<ApprovalRow>): Array<Row<ApprovalStep>> {
+  steps(@Root() approval: Partial<ApprovalRow>): StepRow[] {
     return approval.steps ?? [];
   }
 }

@@ -9,8 +9,17 @@ import { FocRequest, FocRequestLine } from './foc.entity';
 import { FocListArgs, SubmitFocInput } from './foc.types';
 
 const FocPage = PageOf(FocRequest, 'FocRequest');
-type FocRow = Row<FocRequest> & { lines: Array<Row<FocRequestLine>> };
-const rowOfRead = (read: FocRead): FocRow => ({ ...read.request, lines: read.lines });
+type LineRow = Row<FocRequestLine> & { productVariantId: number };
+type FocRow = Row<FocRequest> & { customerId: number; requestedByUserId: number | null; approvalId: number | null; fulfilledOrderId: number | null; lines: LineRow[] };
+/** GraphQL's row of a FOC request: its lines with it, and each reference under its field's name (`customerId`). */
+const rowOfRead = ({ request: r, lines }: FocRead): FocRow => ({
+  ...r,
+  customerId: r.customer,
+  requestedByUserId: r.requestedBy,
+  approvalId: r.approval,
+  fulfilledOrderId: r.fulfilledOrder,
+  lines: lines.map((l) => ({ ...l, productVariantId: l.variant })),
+});
 
 @Authorized()
 @Resolver()
@@ -51,7 +60,7 @@ export class FocResolver {
 @Resolver(() => FocRequest)
 export class FocFieldsResolver {
   @FieldResolver(() => [FocRequestLine], { complexity: listCost(COST.property, 8), description: 'Its lines.' })
-  lines(@Root() request: Partial<FocRow>): Array<Row<FocRequestLine>> {
+  lines(@Root() request: Partial<FocRow>): LineRow[] {
     return request.lines ?? [];
   }
 }
