@@ -52,7 +52,6 @@ export class Approval extends TenantEntity<'status' | 'currentTier' | 'requested
   @Property({ type: new DecimalType('number'), columnType: 'numeric(14,2)' })
   amount!: number;
 
-  @Field(() => Int, { name: 'requestedByUserId', nullable: true, description: 'Who asked (null: an API key).' })
   @ManyToOne(() => User, { nullable: true, fieldName: 'requested_by_user_id' })
   requestedBy: User | null = null;
 
@@ -81,11 +80,9 @@ export class ApprovalStep extends TenantEntity<'status' | 'approverUser' | 'appr
   @Property({ type: 'smallint' })
   tier!: number;
 
-  @Field(() => Int, { name: 'approverUserId', nullable: true, description: 'The user who decides this tier (or their delegate while they are on leave).' })
   @ManyToOne(() => User, { nullable: true, fieldName: 'approver_user_id' })
   approverUser: User | null = null;
 
-  @Field(() => Int, { name: 'approverRoleId', nullable: true, description: 'Any active user of this role decides this tier. Neither user nor role: any administrator.' })
   @ManyToOne(() => Role, { nullable: true, fieldName: 'approver_role_id' })
   approverRole: Role | null = null;
 
@@ -93,11 +90,9 @@ export class ApprovalStep extends TenantEntity<'status' | 'approverUser' | 'appr
   @Property({ type: 'smallint' })
   status: ApprovalStepStatus = ApprovalStepStatus.WAITING;
 
-  @Field(() => Int, { name: 'actedByUserId', nullable: true })
   @ManyToOne(() => User, { nullable: true, fieldName: 'acted_by_user_id' })
   actedBy: User | null = null;
 
-  @Field(() => Int, { name: 'delegatedFromUserId', nullable: true, description: 'The approver on leave whose delegate decided.' })
   @ManyToOne(() => User, { nullable: true, fieldName: 'delegated_from_user_id' })
   delegatedFrom: User | null = null;
 

@@ -9,20 +9,9 @@ import { Approval, ApprovalStep } from './approval.entity';
 import { ApprovalDelegateView, ApprovalInboxArgs, ApprovalPolicyTierInput, ApprovalPolicyView } from './approval.types';
 
 const ApprovalPage = PageOf(Approval, 'Approval');
-type StepRow = Row<ApprovalStep> & { approverUserId: number | null; approverRoleId: number | null; actedByUserId: number | null; delegatedFromUserId: number | null };
-type ApprovalRow = Row<Approval> & { requestedByUserId: number | null; steps: StepRow[] };
-/** GraphQL's row of an approval: its steps with it, and each reference under its field's name (`requestedByUserId`). */
-const rowOfRead = ({ approval: a, steps }: ApprovalRead): ApprovalRow => ({
-  ...a,
-  requestedByUserId: a.requestedBy,
-  steps: steps.map((s) => ({
-    ...s,
-    approverUserId: s.approverUser,
-    approverRoleId: s.approverRole,
-    actedByUserId: s.actedBy,
-    delegatedFromUserId: s.delegatedFrom,
-  })),
-});
+type ApprovalRow = Row<Approval> & { steps: Array<Row<ApprovalStep>> };
+/** GraphQL's row of an approval: its steps come with it. */
+const rowOfRead = ({ approval, steps }: ApprovalRead): ApprovalRow => ({ ...approval, steps });
 
 @Authorized()
 @Resolver()
@@ -101,7 +90,35 @@ export class ApprovalResolver {
 @Resolver(() => Approval)
 export class ApprovalFieldsResolver {
   @FieldResolver(() => [ApprovalStep], { complexity: listCost(COST.property, 2), description: 'Its tiers, in order (none when auto-approved).' })
-  steps(@Root() approval: Partial<ApprovalRow>): StepRow[] {
+  steps(@Root() approval: Partial<ApprovalRow>): Array<Row<ApprovalStep>> {
     return approval.steps ?? [];
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'Who asked (null: an API key).' })
+  requestedByUserId(@Root() approval: Pick<Row<Approval>, 'requestedBy'>): number | null {
+    return approval.requestedBy;
+  }
+}
+
+@Resolver(() => ApprovalStep)
+export class ApprovalStepFieldsResolver {
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'The user who decides this tier (or their delegate while they are on approved leave).' })
+  approverUserId(@Root() step: Pick<Row<ApprovalStep>, 'approverUser'>): number | null {
+    return step.approverUser;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'Any active user of this role decides this tier. Neither user nor role: any administrator.' })
+  approverRoleId(@Root() step: Pick<Row<ApprovalStep>, 'approverRole'>): number | null {
+    return step.approverRole;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'Who decided it.' })
+  actedByUserId(@Root() step: Pick<Row<ApprovalStep>, 'actedBy'>): number | null {
+    return step.actedBy;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'The approver on leave whose delegate decided.' })
+  delegatedFromUserId(@Root() step: Pick<Row<ApprovalStep>, 'delegatedFrom'>): number | null {
+    return step.delegatedFrom;
   }
 }

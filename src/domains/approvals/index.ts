@@ -1,6 +1,6 @@
 import { defineDomain } from '../domain-module';
 import { Approval, ApprovalDelegate, ApprovalPolicy, ApprovalPolicyTier, ApprovalStep } from './approval.entity';
-import { ApprovalFieldsResolver, ApprovalResolver } from './approval.resolver';
+import { ApprovalFieldsResolver, ApprovalResolver, ApprovalStepFieldsResolver } from './approval.resolver';
 import { ApprovalService } from './approval.service';
 
 declare module '../domain-module' {
@@ -14,6 +14,6 @@ export const approvalsDomain = defineDomain({
   name: 'approvals',
   entities: [Approval, ApprovalStep, ApprovalPolicy, ApprovalPolicyTier, ApprovalDelegate],
   services: () => ({ approvals: new ApprovalService() }),
-  resolvers: [ApprovalResolver, ApprovalFieldsResolver],
+  resolvers: [ApprovalResolver, ApprovalFieldsResolver, ApprovalStepFieldsResolver],
   routeGroups: { approvals: 'scoped' },
 });

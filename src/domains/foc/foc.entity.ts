@@ -47,11 +47,9 @@ export const FOC_STATUS_LABELS: Record<FocStatus, string> = {
 @Index({ properties: ['organizationId', 'customer'] })
 @Unique({ properties: ['organizationId', 'fulfilledOrder'] })
 export class FocRequest extends TenantEntity<'status' | 'requestedBy' | 'approval' | 'fulfilledOrder' | 'fulfilledAt' | 'cancelledAt' | 'remarks'> {
-  @Field(() => Int, { name: 'customerId' })
   @ManyToOne(() => User, { fieldName: 'customer_id' })
   customer!: User;
 
-  @Field(() => Int, { name: 'requestedByUserId', nullable: true, description: 'Who asked (null: an API key).' })
   @ManyToOne(() => User, { nullable: true, fieldName: 'requested_by_user_id' })
   requestedBy: User | null = null;
 
@@ -71,11 +69,9 @@ export class FocRequest extends TenantEntity<'status' | 'requestedBy' | 'approva
   @Property({ type: 'smallint' })
   status: FocStatus = FocStatus.SUBMITTED;
 
-  @Field(() => Int, { name: 'approvalId', nullable: true })
   @ManyToOne(() => Approval, { nullable: true, fieldName: 'approval_id' })
   approval: Approval | null = null;
 
-  @Field(() => Int, { name: 'fulfilledOrderId', nullable: true, description: 'The zero-priced order it became.' })
   @ManyToOne(() => Order, { nullable: true, fieldName: 'fulfilled_order_id' })
   fulfilledOrder: Order | null = null;
 
@@ -96,7 +92,6 @@ export class FocRequestLine extends TenantEntity {
   @ManyToOne(() => FocRequest, { fieldName: 'foc_request_id', deleteRule: 'cascade' })
   request!: FocRequest;
 
-  @Field(() => Int, { name: 'productVariantId' })
   @ManyToOne(() => ProductVariant, { fieldName: 'product_variant_id' })
   variant!: ProductVariant;
 

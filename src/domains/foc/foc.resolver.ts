@@ -9,17 +9,9 @@ import { FocRequest, FocRequestLine } from './foc.entity';
 import { FocListArgs, SubmitFocInput } from './foc.types';
 
 const FocPage = PageOf(FocRequest, 'FocRequest');
-type LineRow = Row<FocRequestLine> & { productVariantId: number };
-type FocRow = Row<FocRequest> & { customerId: number; requestedByUserId: number | null; approvalId: number | null; fulfilledOrderId: number | null; lines: LineRow[] };
-/** GraphQL's row of a FOC request: its lines with it, and each reference under its field's name (`customerId`). */
-const rowOfRead = ({ request: r, lines }: FocRead): FocRow => ({
-  ...r,
-  customerId: r.customer,
-  requestedByUserId: r.requestedBy,
-  approvalId: r.approval,
-  fulfilledOrderId: r.fulfilledOrder,
-  lines: lines.map((l) => ({ ...l, productVariantId: l.variant })),
-});
+type FocRow = Row<FocRequest> & { lines: Array<Row<FocRequestLine>> };
+/** GraphQL's row of a FOC request: its lines come with it. */
+const rowOfRead = ({ request, lines }: FocRead): FocRow => ({ ...request, lines });
 
 @Authorized()
 @Resolver()
@@ -60,7 +52,35 @@ export class FocResolver {
 @Resolver(() => FocRequest)
 export class FocFieldsResolver {
   @FieldResolver(() => [FocRequestLine], { complexity: listCost(COST.property, 8), description: 'Its lines.' })
-  lines(@Root() request: Partial<FocRow>): LineRow[] {
+  lines(@Root() request: Partial<FocRow>): Array<Row<FocRequestLine>> {
     return request.lines ?? [];
+  }
+
+  @FieldResolver(() => Int, { complexity: COST.property, description: 'The distributor or retailer the goods are for.' })
+  customerId(@Root() request: Pick<Row<FocRequest>, 'customer'>): number {
+    return request.customer;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'Who asked (null: an API key).' })
+  requestedByUserId(@Root() request: Pick<Row<FocRequest>, 'requestedBy'>): number | null {
+    return request.requestedBy;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'Its approval (kind foc).' })
+  approvalId(@Root() request: Pick<Row<FocRequest>, 'approval'>): number | null {
+    return request.approval;
+  }
+
+  @FieldResolver(() => Int, { nullable: true, complexity: COST.property, description: 'The zero-priced order it became.' })
+  fulfilledOrderId(@Root() request: Pick<Row<FocRequest>, 'fulfilledOrder'>): number | null {
+    return request.fulfilledOrder;
+  }
+}
+
+@Resolver(() => FocRequestLine)
+export class FocLineFieldsResolver {
+  @FieldResolver(() => Int, { complexity: COST.property })
+  productVariantId(@Root() line: Pick<Row<FocRequestLine>, 'variant'>): number {
+    return line.variant;
   }
 }

@@ -1,5 +1,5 @@
 import { defineDomain } from '../domain-module';
-import { FocFieldsResolver, FocResolver } from './foc.resolver';
+import { FocFieldsResolver, FocLineFieldsResolver, FocResolver } from './foc.resolver';
 import { FocRequest, FocRequestLine } from './foc.entity';
 import { FOC_KIND, FocService } from './foc.service';
 
@@ -18,6 +18,6 @@ export const focDomain = defineDomain({
     services.approvals.kinds.register(FOC_KIND, foc.approvalHandler);
     return { foc };
   },
-  resolvers: [FocResolver, FocFieldsResolver],
+  resolvers: [FocResolver, FocFieldsResolver, FocLineFieldsResolver],
   routeGroups: { foc: 'scoped' },
 });
