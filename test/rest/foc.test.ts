@@ -111,6 +111,20 @@ describe('foc requests', () => {
     expect(orders.filter((o: { id: number }) => o.id === data.fulfilled_order_id)).toHaveLength(1);
   });
 
+  it('fulfils once under concurrency, and a cancel racing the approval leaves one consistent outcome', async () => {
+    const foc = await approved(employee);
+    const codes = (await Promise.all([1, 2, 3].map(() => req(adminOf(), 'POST', `/foc/requests/${foc.id}/fulfil`)))).map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409]);
+    const raced = await submit(employee);
+    const [approve, cancel] = await Promise.all([req(admin2, 'POST', `/approvals/${raced.approval_id}/approve`), req(employee, 'POST', `/foc/requests/${raced.id}/cancel`)]);
+    const final = (await req(adminOf(), 'GET', `/foc/requests/${raced.id}`)).json().data.status;
+    const approval = (await req(adminOf(), 'GET', `/approvals/${raced.approval_id}`)).json().data.status;
+    // Whichever came first won: approved then cancelled (approval stays approved), or cancelled (approval withdrawn, approve 409).
+    expect(cancel.statusCode).toBe(200);
+    expect(final).toBe(5);
+    expect(approve.statusCode === 200 ? approval === 2 : approve.statusCode === 409 && approval === 4).toBe(true);
+  });
+
   it('fulfils only approved requests (409 while submitted, once rejected)', async () => {
     const foc = await submit(employee);
     expect((await req(adminOf(), 'POST', `/foc/requests/${foc.id}/fulfil`)).statusCode).toBe(409);

@@ -156,11 +156,13 @@ export class FocService {
   async cancel(ctx: RequestContext, id: number): Promise<FocRead> {
     const where = this.visible(ctx, id);
     await ctx.em.transactional(async (tx) => {
+      // The approval's row first, then the request's: the order a decision locks them in, so a
+      // cancel racing the final approval waits instead of deadlocking. A refusal below rolls it back.
+      await this.approvals.cancelFor(tx, FOC_KIND, id);
       const request = await tx.findOne(FocRequest, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!request) throw new NotFoundError('FOC request', id);
       request.status = assertFocTransition(request.id, request.status, FocStatus.CANCELLED);
       request.cancelledAt = new Date();
-      await this.approvals.cancelFor(tx, FOC_KIND, request.id);
       await tx.flush();
     });
     return focReadOf(ctx.em, id);
