@@ -143,6 +143,14 @@ describe('approvals', () => {
       expect(await inboxIds(manager)).toContain(next.approval_id); // still theirs while away
     });
 
+    it("hands a tier whose approver asked for the request to any administrator", async () => {
+      const foc = await submit(manager, 2); // the manager's own tier
+      expect(await inboxIds(manager)).not.toContain(foc.approval_id);
+      expect((await decide(manager, foc.approval_id, 'approve')).statusCode).toBe(409);
+      expect(await inboxIds(admin2)).toContain(foc.approval_id);
+      expect((await decide(admin2, foc.approval_id, 'approve')).json().data).toMatchObject({ status: 2, steps: [{ acted_by_user_id: admin2.id }] });
+    });
+
     it('lets a role decide a tier', async () => {
       const res = await req({ token: ws.token }, 'PUT', '/approvals/policies/foc', { tiers: [{ min_amount: 0, approver_role_id: ws.roles.Employee }] });
       expect(res.statusCode, res.body).toBe(200);

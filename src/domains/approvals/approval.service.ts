@@ -253,6 +253,8 @@ export class ApprovalService {
     const roleId = step.approverRole?.id ?? null;
     if (userId !== null) {
       if (userId === actor.userId) return { refusal: null, delegatedFrom: null };
+      // A tier whose approver asked for the request themselves falls to any administrator, so it never waits on no one.
+      if (userId === approval.requestedBy?.id && actor.isAdmin) return { refusal: null, delegatedFrom: null };
       if ((await this.delegatorsOnLeave(em, organizationId, actor.userId, today)).includes(userId)) return { refusal: null, delegatedFrom: userId };
       return refuse(`tier ${step.tier} is user ${userId}'s to decide (or their delegate's while they are on leave)`);
     }
@@ -282,6 +284,7 @@ export class ApprovalService {
             and not exists (select 1 from approval_step d where d.organization_id = a.organization_id and d.approval_id = a.id and d.acted_by_user_id = ${actor.userId})
             and (s.approver_user_id = ${actor.userId}
                  or s.approver_user_id = any(${`{${standIn.join(',')}}`}::int[])
+                 or (s.approver_user_id = a.requested_by_user_id and ${actor.isAdmin}::boolean)
                  or s.approver_role_id = ${actor.roleId}
                  or (s.approver_user_id is null and s.approver_role_id is null and ${actor.isAdmin}::boolean))`,
     );
