@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
+import { approvalRoutes } from './routes/approvals.routes';
+import { focRoutes } from './routes/foc.routes';
 import { beatPlanRoutes } from './routes/beat-plans.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
@@ -43,6 +45,8 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   exportRoutes,
   trackingRoutes,
   leaveRoutes,
+  approvalRoutes,
+  focRoutes,
   salesPlanRoutes,
   visitRoutes,
   beatPlanRoutes,

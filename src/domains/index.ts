@@ -1,5 +1,6 @@
 import type { CronItem } from 'graphile-worker';
 import { apiKeysDomain } from './api-keys';
+import { approvalsDomain } from './approvals';
 import { attendanceDomain } from './attendance';
 import { beatPlansDomain } from './beat-plans';
 import { cratesDomain } from './crates';
@@ -7,6 +8,7 @@ import { authDomain } from './auth';
 import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
+import { focDomain } from './foc';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
 import { mastersDomain } from './masters';
@@ -47,6 +49,8 @@ export const DOMAINS: readonly DomainModule[] = [
   reportsDomain,
   ledgerDomain,
   cratesDomain,
+  approvalsDomain,
+  focDomain,
 ];
 
 /**

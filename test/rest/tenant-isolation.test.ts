@@ -87,6 +87,18 @@ describe('tenant isolation', () => {
     const leave = { leave_type: 1, from_date: today, to_date: today, reason: 'Wedding' };
     const applied = await t.request({ method: 'POST', url: '/api/v1/leaves', token: employee.token, payload: leave });
     expect(applied.statusCode, applied.body).toBe(201);
+    // Approvals and FOC: a policy with a tier, a delegate, a request with its line, approval and step.
+    const policy = await t.request({ method: 'PUT', url: '/api/v1/approvals/policies/foc', token: ws.token, payload: { tiers: [{ min_amount: 0 }] } });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const delegate = await t.request({ method: 'PUT', url: `/api/v1/approvals/delegates/${employee.id}`, token: ws.token, payload: { delegate_user_id: ws.adminId } });
+    expect(delegate.statusCode, delegate.body).toBe(200);
+    const foc = await t.request({
+      method: 'POST',
+      url: '/api/v1/foc/requests',
+      token: employee.token,
+      payload: { customer_id: catalog.distributorId, reason: 1, items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }] },
+    });
+    expect(foc.statusCode, foc.body).toBe(201);
     const visitAt = { device_time: new Date(Date.now() - 600_000).toISOString(), latitude: 1, longitude: 2 };
     const visited = await t.request({ method: 'POST', url: '/api/v1/visits/check-in', token: employee.token, payload: { client_ref: randomUUID(), outlet_id: masters.outlets, ...visitAt } });
     expect(visited.statusCode, visited.body).toBe(201);

@@ -26,6 +26,7 @@ import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127101000 } from './Migration20261127101000';
 import { Migration20261127120000 } from './Migration20261127120000';
 import { Migration20261127121000 } from './Migration20261127121000';
+import { Migration20261127130000 } from './Migration20261127130000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127101000', class: Migration20261127101000 },
   { name: 'Migration20261127120000', class: Migration20261127120000 },
   { name: 'Migration20261127121000', class: Migration20261127121000 },
+  { name: 'Migration20261127130000', class: Migration20261127130000 },
 ];

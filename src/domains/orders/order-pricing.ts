@@ -63,3 +63,8 @@ export function priceLines(lines: OrderLineInput[], variants: Map<number, Produc
   });
   return { lines: priced, total: totalPaise / 100 };
 }
+
+/** The same lines priced at 0 (goods given free of cost): quantities and variants kept, amounts and total 0. */
+export function atNoCharge(priced: { lines: PricedLine[]; total: number }): { lines: PricedLine[]; total: number } {
+  return { lines: priced.lines.map((line) => ({ ...line, unitPrice: 0, amount: 0 })), total: 0 };
+}

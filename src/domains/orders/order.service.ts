@@ -25,7 +25,7 @@ import { resolveSort } from '../../lists/sort';
 import type { CreatedOrder, LineRows, OrderPageRead, OrderRead, OrderRowPage } from './order-read';
 import { lineRows, orderRead, orderRowPage } from './order-rows';
 import { orderSearchConditions } from './order-search';
-import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
+import { atNoCharge, priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
 import { assertTransition } from './order-status.rules';
 import { Order, ORDER_STATUSES, OrderStatus } from './order.entity';
@@ -56,6 +56,11 @@ export interface CreateOrderInput {
   deliveryDate?: string | null;
   productionUnitId?: number | null;
   modeOfPayment?: string | null;
+}
+
+/** How another domain's code path creates an order: `free` prices every line at 0 (a fulfilled FOC request). */
+export interface CreateOrderOptions {
+  free?: boolean;
 }
 
 /**
@@ -112,7 +117,7 @@ export class OrderService {
    * Places an order for a distributor or retailer of the workspace, priced at the variants'
    * selling prices. The order, its lines, its code and its first history entry commit together.
    */
-  async create(ctx: RequestContext, input: CreateOrderInput): Promise<CreatedOrder> {
+  async create(ctx: RequestContext, input: CreateOrderInput, options: CreateOrderOptions = {}): Promise<CreatedOrder> {
     validateLines(input.items);
     const orderDate = input.orderDate == null ? await workspaceToday(ctx.em, ctx.organizationId) : rules.calendarDate('orderDate', input.orderDate);
     const deliveryDate = input.deliveryDate ? rules.calendarDate('deliveryDate', input.deliveryDate) : null;
@@ -135,7 +140,8 @@ export class OrderService {
       { id: { $in: input.items.map((l) => l.productVariantId) } },
       { populate: ['product'] },
     );
-    const priced = priceLines(input.items, new Map(variants.map((v) => [v.id, v])));
+    const listed = priceLines(input.items, new Map(variants.map((v) => [v.id, v])));
+    const priced = options.free ? atNoCharge(listed) : listed;
     const deliveryOtp = String(randomInt(0, 1_000_000)).padStart(6, '0');
 
     const order = await ctx.em.transactional(async (tx) => {
