@@ -12,6 +12,7 @@ import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { leaveRoutes } from './routes/leaves.routes';
+import { schemeRoutes } from './routes/schemes.routes';
 import { productRoutes } from './routes/products.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { reportRoutes } from './routes/reports.routes';
@@ -41,6 +42,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   exportRoutes,
   trackingRoutes,
   leaveRoutes,
+  schemeRoutes,
   salesPlanRoutes,
   visitRoutes,
   beatPlanRoutes,

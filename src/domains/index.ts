@@ -7,6 +7,7 @@ import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
 import { leavesDomain } from './leaves';
+import { schemesDomain } from './schemes';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { salesPlanDomain } from './sales-plan';
@@ -43,6 +44,7 @@ export const DOMAINS: readonly DomainModule[] = [
   visitsDomain,
   beatPlansDomain,
   reportsDomain,
+  schemesDomain,
 ];
 
 /**

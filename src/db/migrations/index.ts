@@ -22,6 +22,7 @@ import { Migration20261127040000 } from './Migration20261127040000';
 import { Migration20261127050000 } from './Migration20261127050000';
 import { Migration20261127060000 } from './Migration20261127060000';
 import { Migration20261127070000 } from './Migration20261127070000';
+import { Migration20261127110000 } from './Migration20261127110000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127050000', class: Migration20261127050000 },
   { name: 'Migration20261127060000', class: Migration20261127060000 },
   { name: 'Migration20261127070000', class: Migration20261127070000 },
+  { name: 'Migration20261127110000', class: Migration20261127110000 },
 ];

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { reverseOrderInRollups } from '../dashboard/rollup-reversal';
 import { ProductVariant } from '../products/product-variant.entity';
+import { applySchemes, postSchemeUse, reverseSchemeUse } from '../schemes/scheme-apply';
 import { OrderItem } from './order-item.entity';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -64,10 +65,12 @@ export async function cancelOrder(tx: EntityManager, ctx: RequestContext, order:
   });
   await tx.flush();
   await reverseOrderInRollups(tx, ctx.organizationId, order.id);
+  await reverseSchemeUse(tx, ctx.organizationId, order.id);
 }
 
 /**
- * Replaces the locked order's lines with `items`, priced at today's selling prices, and recomputes
+ * Replaces the locked order's lines with `items`, priced at today's selling prices, with the schemes
+ * of the order's day applied afresh (their budget use reversed and posted again), and recomputes
  * its total and item count. Only while it is Initiated and not cancelled (409 otherwise). The
  * rollup triggers move the old lines and total out and the new ones in, in this transaction.
  */
@@ -79,10 +82,15 @@ export async function replaceOrderLines(tx: EntityManager, ctx: RequestContext, 
   }
   const variants = await tx.find(ProductVariant, { id: { $in: items.map((l) => l.productVariantId) } }, { populate: ['product'] });
   const priced = priceLines(items, new Map(variants.map((v) => [v.id, v])));
+  // The schemes are evaluated afresh on the order's day: what the old lines took goes back first.
+  await reverseSchemeUse(tx, ctx.organizationId, order.id);
+  await tx.populate(order, ['customer']);
+  const schemed = await applySchemes(tx, ctx.organizationId, { customer: order.customer, day: order.orderDate, lines: priced.lines });
   // The lines of an Initiated order are a draft, not a ledger: they are replaced, not reversed.
   await tx.nativeDelete(OrderItem, { order: order.id });
-  for (const line of priced.lines) tx.create(OrderItem, { organizationId: ctx.organizationId, order, ...line });
-  order.totalAmount = priced.total;
-  order.itemsCount = priced.lines.length;
+  for (const line of schemed.lines) tx.create(OrderItem, { organizationId: ctx.organizationId, order, ...line });
+  order.totalAmount = schemed.total;
+  order.itemsCount = schemed.lines.length;
   await tx.flush();
+  await postSchemeUse(tx, ctx.organizationId, order.id, schemed);
 }
