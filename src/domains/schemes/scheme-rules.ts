@@ -83,6 +83,8 @@ export async function checkScheme(em: EntityManager, input: SchemeInput): Promis
   if (!(await em.findOne(target as typeof Product, { id: targetId }))) throw new ValidationError('targetId', 'does not name a record of this workspace of the kind targetKind says');
   const scope = rules.oneOf('scope', input.scope ?? SchemeScope.ALL, SCHEME_SCOPES) as SchemeScope;
   const scopeIds = await checkScopeIds(em, scope, input.scopeIds ?? []);
+  if (typeof input.validFrom !== 'string') throw new ValidationError('validFrom', 'is required: a date in the form YYYY-MM-DD');
+  if (input.validTo != null && typeof input.validTo !== 'string') throw new ValidationError('validTo', 'must be a date in the form YYYY-MM-DD');
   const validFrom = rules.calendarDate('validFrom', input.validFrom);
   const validTo = input.validTo == null ? null : rules.calendarDate('validTo', input.validTo);
   if (validTo !== null && validTo < validFrom) throw new ValidationError('validTo', 'must not be before validFrom');
@@ -137,6 +139,7 @@ async function checkSlabs(em: EntityManager, kind: SchemeKind, targetVariant: nu
   const out: SlabData[] = [];
   for (const [i, s] of slabs.entries()) {
     const f = (name: string) => `slabs[${i}].${name}`;
+    if (s === null || typeof s !== 'object') throw new ValidationError(`slabs[${i}]`, 'must be a slab object');
     const minQty = wholeIn(f('minQty'), s.minQty, 1, MAX_QTY);
     if (i > 0 && minQty <= out[i - 1].min_qty) throw new ValidationError(f('minQty'), 'must be greater than the previous slab’s: slabs ascend');
     const recursive = s.recursive ?? false;
