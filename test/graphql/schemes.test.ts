@@ -18,6 +18,9 @@ const PREVIEW = `query ($input: SchemePreviewInput!) { schemePreview(input: $inp
   schemes { schemeId applied reason explanation quantity freeUnits discountAmount slab { minQty freeQty } next { addQuantity minQty message } } } }`;
 const ORDER = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { order { id totalAmount itemsCount items { quantity unitPrice amount discountAmount schemeId variant { id } } } } }`;
 
+const REPLACE = `mutation ($id: Int!, $items: [OrderLineInput!]!) { replaceOrderItems(id: $id, items: $items) { id totalAmount items { quantity amount schemeId } } }`;
+const CANCEL = `mutation ($id: Int!) { cancelOrder(id: $id, reason: "Customer changed mind") { id } }`;
+
 /** Schemes over GraphQL: the same service as REST; the preview is what createOrder does. */
 describe('schemes (GraphQL)', () => {
   let t: TestApp;
@@ -91,5 +94,26 @@ describe('schemes (GraphQL)', () => {
     const own = expectGraphqlData(await gql(PREVIEW, { input: { items: [{ productVariantId: c.variantIds[0], quantity: 5 }] } }, customer.token)).schemePreview;
     expect(own).toMatchObject({ customerId: customer.id, discountTotal: 7.13 }); // 5% of 142.50 = 7.125 → 7.13
     expectGraphqlError(await gql(PREVIEW, { input: { customerId: c.distributorId, items: [{ productVariantId: c.variantIds[0], quantity: 5 }] } }, customer.token), 'BAD_USER_INPUT', /^customerId/);
+  });
+
+  it('re-evaluates on replaceOrderItems and gives the budget back on cancelOrder', async () => {
+    const ws = await createWorkspace(t);
+    const c = await seedCatalog(t, ws);
+    const [A] = c.variantIds;
+    const s = expectGraphqlData(await gql(CREATE, {
+      input: { name: 'Every 10, 1 free', code: `R${unique()}`, kind: 'FREE_GOODS', targetKind: 'VARIANT', targetId: A, validFrom: day(-1), budgetKind: 'UNITS', budget: 2, slabs: [{ minQty: 10, freeQty: 1, recursive: true }] },
+    }, ws.token)).createScheme;
+    const placed = expectGraphqlData(await gql(ORDER, { input: { userId: c.distributorId, items: [{ productVariantId: A, quantity: 10 }] } }, ws.token)).createOrder.order;
+    expect(placed.items.map((i: any) => [i.quantity, i.schemeId])).toEqual([[10, null], [1, s.id]]);
+    const up = expectGraphqlData(await gql(REPLACE, { id: placed.id, items: [{ productVariantId: A, quantity: 25 }] }, ws.token)).replaceOrderItems;
+    expect(up.items.map((i: any) => [i.quantity, i.schemeId])).toEqual([[25, null], [2, s.id]]);
+    expect(expectGraphqlData(await gql(ONE, { id: s.id }, ws.token)).scheme).toMatchObject({ budgetUsed: 2, budgetLeft: 0, state: 'spent' });
+    const down = expectGraphqlData(await gql(REPLACE, { id: placed.id, items: [{ productVariantId: A, quantity: 9 }] }, ws.token)).replaceOrderItems;
+    expect(down).toMatchObject({ totalAmount: 9 * 28.5, items: [{ quantity: 9, schemeId: null }] });
+    expect(expectGraphqlData(await gql(ONE, { id: s.id }, ws.token)).scheme).toMatchObject({ budgetUsed: 0, state: 'active' });
+    await gql(REPLACE, { id: placed.id, items: [{ productVariantId: A, quantity: 20 }] }, ws.token);
+    expect(expectGraphqlData(await gql(ONE, { id: s.id }, ws.token)).scheme.budgetUsed).toBe(2);
+    expectGraphqlData(await gql(CANCEL, { id: placed.id }, ws.token));
+    expect(expectGraphqlData(await gql(ONE, { id: s.id }, ws.token)).scheme).toMatchObject({ budgetUsed: 0, budgetLeft: 2 });
   });
 });
