@@ -4,13 +4,13 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261127110000 extends Migration {
 
   override async up(): Promise<void> {
-    this.addSql(`create table "scheme" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "name" varchar(120) not null, "code" varchar(40) not null, "kind" smallint not null, "target_kind" smallint not null, "target_id" int not null, "scope" smallint not null, "scope_ids" jsonb not null, "valid_from" date not null, "valid_to" date null, "priority" int not null, "stackable" boolean not null, "budget_kind" smallint null, "budget" numeric(14,2) null, "status" smallint not null, "slabs" jsonb not null);`);
+    this.addSql(`create table "scheme" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "name" varchar(120) not null, "code" varchar(40) not null, "kind" smallint not null, "target_kind" smallint not null, "target_id" int not null, "scope" smallint not null, "scope_ids" jsonb not null, "valid_from" date not null, "valid_to" date null, "priority" int not null default 0, "stackable" boolean not null default false, "budget_kind" smallint null, "budget" numeric(14,2) null, "status" smallint not null default 1, "slabs" jsonb not null);`);
     this.addSql(`create index "scheme_organization_id_status_valid_from_index" on "scheme" ("organization_id", "status", "valid_from");`);
     this.addSql(`alter table "scheme" add constraint "scheme_organization_id_code_unique" unique ("organization_id", "code");`);
     this.addSql(`alter table "scheme" add constraint "scheme_organization_id_id_unique" unique ("organization_id", "id");`);
     this.addSql(`alter table "scheme" add constraint "scheme_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade;`);
 
-    this.addSql(`create table "scheme_use" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "scheme_id" int not null, "order_id" int not null, "amount" numeric(14,2) not null, "units" int not null, "reversal" boolean not null);`);
+    this.addSql(`create table "scheme_use" ("id" serial primary key, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "organization_id" int not null, "scheme_id" int not null, "order_id" int not null, "amount" numeric(14,2) not null, "units" int not null, "reversal" boolean not null default false);`);
     this.addSql(`create index "scheme_use_organization_id_scheme_id_index" on "scheme_use" ("organization_id", "scheme_id");`);
     this.addSql(`create index "scheme_use_organization_id_order_id_index" on "scheme_use" ("organization_id", "order_id");`);
     this.addSql(`alter table "scheme_use" add constraint "scheme_use_organization_id_id_unique" unique ("organization_id", "id");`);
