@@ -204,10 +204,15 @@ describe('schemes', () => {
     const rows = await q<{ units: number; reversal: boolean }>(`select units, reversal from scheme_use where organization_id = $1 and scheme_id = $2 order by id`, [w.ws.organizationId, id]);
     expect(rows).toEqual([{ units: 2, reversal: false }, { units: 1, reversal: false }, { units: -2, reversal: true }]);
 
-    // Two orders race for the last 2 units of a budget of 2: together they take 2, never more.
-    const race = await createScheme(w, { target_id: w.B, budget_kind: 2, budget: 2, slabs: [{ min_qty: 1, free_qty: 2 }] });
-    const placed = await Promise.all([0, 1, 2].map(() => t.request({ method: 'POST', url: '/api/v1/orders', token: w.ws.token, payload: { user_id: w.d1.id, items: items([[w.B, 1]]) } })));
-    expect(placed.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+    // Orders race for the last 2 units of a budget of 2: new orders (serialized by the order counter
+    // anyway) and edits of Initiated orders (which are not): together they take 2, never more.
+    const race = await createScheme(w, { target_id: w.B, budget_kind: 2, budget: 2, slabs: [{ min_qty: 5, free_qty: 1 }] });
+    const drafts = await Promise.all([0, 1, 2, 3].map(() => order(w, w.d1.id, [[w.B, 1]])));
+    const placed = await Promise.all([
+      ...drafts.map((d) => t.request({ method: 'PUT', url: `/api/v1/orders/${d.id}/items`, token: w.ws.token, payload: { items: items([[w.B, 5]]) } })),
+      t.request({ method: 'POST', url: '/api/v1/orders', token: w.ws.token, payload: { user_id: w.d1.id, items: items([[w.B, 5]]) } }),
+    ]);
+    expect(placed.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 201]);
     const [used] = await q<{ units: number }>(`select sum(units)::int as units from scheme_use where organization_id = $1 and scheme_id = $2`, [w.ws.organizationId, race]);
     expect(used.units).toBe(2);
     const [lines] = await q<{ quantity: number }>(`select sum(quantity)::int as quantity from order_item where organization_id = $1 and scheme_id = $2`, [w.ws.organizationId, race]);
