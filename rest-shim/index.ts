@@ -16,6 +16,7 @@ import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { leaveRoutes } from './routes/leaves.routes';
 import { ledgerRoutes } from './routes/ledger.routes';
+import { schemeRoutes } from './routes/schemes.routes';
 import { productRoutes } from './routes/products.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { reportRoutes } from './routes/reports.routes';
@@ -47,6 +48,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   leaveRoutes,
   approvalRoutes,
   focRoutes,
+  schemeRoutes,
   salesPlanRoutes,
   visitRoutes,
   beatPlanRoutes,

@@ -53,7 +53,9 @@ const OrderItemBody = Type.Object({
   product_name: Type.String(),
   quantity: Type.Integer(),
   unit_price: Type.Number(),
-  amount: Type.Number(),
+  amount: Type.Number({ description: 'quantity × unit_price − discount_amount' }),
+  discount_amount: Type.Number({ description: 'What schemes took off this line' }),
+  scheme_id: Nullable(Type.Integer({ description: 'On a free line (unit_price 0): the scheme that gave it' })),
 });
 
 /** A single order with items, customer and delivery details, and its status history. */
@@ -188,6 +190,8 @@ export function presentOrderDetail(read: OrderRead) {
         product_name: product.name,
         quantity: i.quantity,
         unit_price: i.unitPrice,
+        discount_amount: i.discountAmount,
+        scheme_id: i.schemeId,
         amount: i.amount,
       };
     }),

@@ -11,6 +11,7 @@ import { exportsDomain } from './exports';
 import { focDomain } from './foc';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
+import { schemesDomain } from './schemes';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { salesPlanDomain } from './sales-plan';
@@ -51,6 +52,7 @@ export const DOMAINS: readonly DomainModule[] = [
   cratesDomain,
   approvalsDomain,
   focDomain,
+  schemesDomain,
 ];
 
 /**

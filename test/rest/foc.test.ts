@@ -109,6 +109,10 @@ describe('foc requests', () => {
     expect((await req(adminOf(), 'POST', `/foc/requests/${foc.id}/cancel`)).statusCode).toBe(409);
     const orders = (await req(adminOf(), 'GET', `/orders?user_id=${cat.distributorId}&limit=100`)).json().data;
     expect(orders.filter((o: { id: number }) => o.id === data.fulfilled_order_id)).toHaveLength(1);
+    // The approved lines stay: replacing them would price the order.
+    const replaced = await t.request({ method: 'PUT', url: `/api/v1/orders/${data.fulfilled_order_id}/items`, token: ws.token, payload: { items: [{ product_variant_id: cat.variantIds[0], quantity: 9 }] } });
+    expect(replaced.statusCode, replaced.body).toBe(409);
+    expect(replaced.json().message).toMatch(/fulfils FOC request/);
   });
 
   it('fulfils once under concurrency, and a cancel racing the approval leaves one consistent outcome', async () => {

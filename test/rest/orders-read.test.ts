@@ -269,7 +269,7 @@ describe('GET /api/v1/orders and /api/v1/orders/{id}', () => {
       expect(d.items).toHaveLength(2);
       for (const item of d.items) {
         expect(Object.keys(item).sort()).toEqual(
-          ['amount', 'id', 'item_sku_code', 'product_id', 'product_name', 'product_variant_id', 'quantity', 'unit_price', 'variant_name'].sort(),
+          ['amount', 'discount_amount', 'id', 'item_sku_code', 'product_id', 'product_name', 'product_variant_id', 'quantity', 'scheme_id', 'unit_price', 'variant_name'].sort(),
         );
       }
       expect(d.items[0]).toMatchObject({

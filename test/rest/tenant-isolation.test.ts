@@ -117,6 +117,14 @@ describe('tenant isolation', () => {
     });
     expect(target.statusCode, target.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
+    // A scheme with a budget that the first order uses (scheme_use).
+    const scheme = await t.request({
+      method: 'POST',
+      url: '/api/v1/schemes',
+      token: ws.token,
+      payload: { name: 'Intro', code: `I${unique()}`, kind: 1, target_kind: 1, target_id: catalog.variantIds[0], valid_from: '2026-01-01', budget_kind: 1, budget: 100, slabs: [{ min_qty: 1, discount_percent: 1 }] },
+    });
+    expect(scheme.statusCode, scheme.body).toBe(201);
     const order = await placeOrder(t, ws.token, {
       user_id: customer.id,
       items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }],

@@ -2,8 +2,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { reverseOrderInRollups } from '../dashboard/rollup-reversal';
 import { ProductVariant } from '../products/product-variant.entity';
+import { applySchemes, postSchemeUse, reverseSchemeUse } from '../schemes/scheme-apply';
 import { OrderItem } from './order-item.entity';
 import { priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
@@ -64,10 +66,12 @@ export async function cancelOrder(tx: EntityManager, ctx: RequestContext, order:
   });
   await tx.flush();
   await reverseOrderInRollups(tx, ctx.organizationId, order.id);
+  await reverseSchemeUse(tx, ctx.organizationId, order.id);
 }
 
 /**
- * Replaces the locked order's lines with `items`, priced at today's selling prices, and recomputes
+ * Replaces the locked order's lines with `items`, priced at today's selling prices, with the schemes
+ * of the order's day applied afresh (their budget use reversed and posted again), and recomputes
  * its total and item count. Only while it is Initiated and not cancelled (409 otherwise). The
  * rollup triggers move the old lines and total out and the new ones in, in this transaction.
  */
@@ -77,12 +81,29 @@ export async function replaceOrderLines(tx: EntityManager, ctx: RequestContext, 
   if (order.status !== OrderStatus.INITIATED) {
     throw new ConflictError(`Order ${order.orderCode} is ${label(order.status)}; its lines can be replaced only while it is ${label(OrderStatus.INITIATED)}`);
   }
+  await assertNotFreeOfCost(tx, ctx.organizationId, order);
   const variants = await tx.find(ProductVariant, { id: { $in: items.map((l) => l.productVariantId) } }, { populate: ['product'] });
   const priced = priceLines(items, new Map(variants.map((v) => [v.id, v])));
+  // The schemes are evaluated afresh on the order's day: what the old lines took goes back first.
+  await reverseSchemeUse(tx, ctx.organizationId, order.id);
+  await tx.populate(order, ['customer']);
+  const schemed = await applySchemes(tx, ctx.organizationId, { customer: order.customer, day: order.orderDate, lines: priced.lines });
   // The lines of an Initiated order are a draft, not a ledger: they are replaced, not reversed.
   await tx.nativeDelete(OrderItem, { order: order.id });
-  for (const line of priced.lines) tx.create(OrderItem, { organizationId: ctx.organizationId, order, ...line });
-  order.totalAmount = priced.total;
-  order.itemsCount = priced.lines.length;
+  for (const line of schemed.lines) tx.create(OrderItem, { organizationId: ctx.organizationId, order, ...line });
+  order.totalAmount = schemed.total;
+  order.itemsCount = schemed.lines.length;
   await tx.flush();
+  await postSchemeUse(tx, ctx.organizationId, order.id, schemed);
+}
+
+/**
+ * A free-of-cost order (a fulfilled FOC request's, priced at 0) keeps the lines that were approved:
+ * replacing them would price them (409). The request is read by its table (the foc domain comes
+ * after orders), on the order's workspace.
+ */
+async function assertNotFreeOfCost(tx: EntityManager, organizationId: number, order: Order): Promise<void> {
+  const t = tenantSql(organizationId, 'f');
+  const [foc] = await executeSql<{ id: number }>(tx, sql`select f.id from foc_request f where ${t.owns()} and f.fulfilled_order_id = ${order.id}`);
+  if (foc) throw new ConflictError(`Order ${order.orderCode} fulfils FOC request ${foc.id}: its lines are the approved request's and cannot be replaced`);
 }

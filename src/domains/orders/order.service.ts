@@ -18,6 +18,7 @@ import { Town } from '../masters/town.entity';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
 import { ActiveStatus } from '../../db/active-status';
+import { applySchemes, postSchemeUse, withoutSchemes } from '../schemes/scheme-apply';
 import { OrderItem } from './order-item.entity';
 import { assertNotCancelled, cancelOrder, cancelReasonOf, lockedOrder, replaceOrderLines } from './order-edits';
 import { findOrderLines, findOrderRowPage, findOrderRows, ORDER_SORT, orderConditions, type OrderConditions } from './order-statements';
@@ -147,6 +148,9 @@ export class OrderService {
     const order = await ctx.em.transactional(async (tx) => {
       const organizationId = ctx.organizationId;
       const sequence = await nextCounterValue(tx, organizationId, 'order');
+      // The schemes of the order's day (the same evaluation as POST /schemes/preview), budgets locked;
+      // none for a free order (a FOC request's: given, not sold).
+      const schemed = options.free ? withoutSchemes(priced.lines) : await applySchemes(tx, organizationId, { customer, day: orderDate, lines: priced.lines });
       const created = tx.create(Order, {
         organizationId,
         orderCode: `ORD-${orderDate.slice(0, 4)}-${String(sequence).padStart(6, '0')}`,
@@ -155,16 +159,17 @@ export class OrderService {
         town: customer.town,
         route: customer.route,
         productionUnit,
-        totalAmount: priced.total,
-        itemsCount: priced.lines.length,
+        totalAmount: schemed.total,
+        itemsCount: schemed.lines.length,
         deliveryDate,
         modeOfPayment,
         deliveryOtpHash: this.otpHash(deliveryOtp),
         createdBy: ctx.userId,
       });
-      for (const line of priced.lines) tx.create(OrderItem, { organizationId, order: created, ...line });
+      for (const line of schemed.lines) tx.create(OrderItem, { organizationId, order: created, ...line });
       tx.create(OrderStatusHistory, this.historyEntry(ctx, created, null, OrderStatus.INITIATED));
       await tx.flush();
+      await postSchemeUse(tx, organizationId, created.id, schemed);
       await this.events.emit(tx, organizationId, 'order.created', orderCreatedData(created));
       return created;
     });
