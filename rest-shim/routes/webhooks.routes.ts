@@ -17,9 +17,9 @@ import {
 } from '../presenters/webhook.presenter';
 import { changedResponse, createdResponse, ErrorBody, ServerErrorBody, IdParams, okResponse } from '../schemas';
 
-/** A subscription, described with the events the domains emit. */
+/** A subscription, described with the events the domains emit; room for each named twice (a repeat is not an error). */
 const eventsOf = (supported: readonly string[]) =>
-  Type.Union([Type.Array(Type.String({ maxLength: 60 }), { maxItems: 20 }), Type.String({ maxLength: 200 })], {
+  Type.Union([Type.Array(Type.String({ maxLength: 60 }), { maxItems: 2 * supported.length }), Type.String({ maxLength: 2 * (supported.join(', ').length + 1) })], {
     description: `Array or comma-separated string of: ${supported.join(', ')}`,
   });
 

@@ -33,7 +33,8 @@ describe('foc requests', () => {
   const total = async () => (await req(adminOf(), 'GET', '/foc/requests')).json().pagination.total;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // A webhook receiver's host resolves to a public address (the events test subscribes one).
+    t = await buildTestApp({}, { resolveHost: async () => [{ address: '93.184.216.34', family: 4 }] });
     ws = await createWorkspace(t);
     cat = await seedCatalog(t, ws);
     employee = await createUser(t, ws, UserType.EMPLOYEE);
@@ -183,5 +184,34 @@ describe('foc requests', () => {
     expect(byKey.statusCode, byKey.body).toBe(201);
     expect(byKey.json().data.requested_by_user_id).toBeNull();
     expect((await req(adminOf(), 'GET', `/foc/requests/${foc.id}`)).json().data.status).toBe(1);
+  });
+
+  it('queues foc_request.approved, .rejected, .fulfilled and .cancelled for subscribed webhooks, in the change’s transaction', async () => {
+    const hook = await req(adminOf(), 'POST', '/developer/webhooks', {
+      name: 'ERP',
+      url: 'https://erp.example.test/hooks',
+      events: ['foc_request.approved', 'foc_request.rejected', 'foc_request.fulfilled', 'foc_request.cancelled'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const fulfilled = await approved(employee);
+    expect((await req(adminOf(), 'POST', `/foc/requests/${fulfilled.id}/fulfil`)).statusCode).toBe(200);
+    const rejected = await submit(employee);
+    expect((await req(admin2, 'POST', `/approvals/${rejected.approval_id}/reject`, { comment: 'Over budget' })).statusCode).toBe(200);
+    const cancelled = await submit(employee);
+    expect((await req(employee, 'POST', `/foc/requests/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    const rows = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute<Array<{ event_type: string; event_data: { id: number; status: number; fulfilled_order_id: number | null } }>>(
+        `select event_type, event_data from webhook_delivery where organization_id = ? and event_type like 'foc_request.%' order by id`,
+        [ws.organizationId],
+      );
+    expect(rows.map((r) => [r.event_type, r.event_data.id, r.event_data.status])).toEqual([
+      ['foc_request.approved', fulfilled.id, 2],
+      ['foc_request.fulfilled', fulfilled.id, 4],
+      ['foc_request.rejected', rejected.id, 3],
+      ['foc_request.cancelled', cancelled.id, 5],
+    ]);
+    expect(rows[1].event_data.fulfilled_order_id).toEqual(expect.any(Number));
   });
 });

@@ -31,7 +31,7 @@ import { errorEnvelope } from '../helpers/envelope';
 
 const WEBHOOKS = '/api/v1/developer/webhooks';
 const DELIVERIES = '/api/v1/developer/webhook-deliveries';
-const SUPPORTED = ['order.created', 'order.delivered', 'order.cancelled', 'user.created', 'user.updated', 'leave.approved', 'leave.rejected', 'crate_movement.recorded'];
+const SUPPORTED = ['order.created', 'order.delivered', 'order.cancelled', 'user.created', 'user.updated', 'leave.approved', 'leave.rejected', 'crate_movement.recorded', 'foc_request.approved', 'foc_request.rejected', 'foc_request.fulfilled', 'foc_request.cancelled'];
 const SUPPORTED_TEXT = SUPPORTED.join(', ');
 const DEFAULT_EVENTS = 'order.created,order.delivered';
 const SECRET_SHAPE = /^whsec_[0-9a-f]{64}$/;
@@ -300,7 +300,7 @@ describe('POST /developer/webhooks and GET /developer/webhooks', () => {
     ['an array out of order', ['user.created', 'order.created'], 'order.created,user.created'],
     ['an array with duplicates', ['order.created', 'order.created', 'user.created', 'user.created'], 'order.created,user.created'],
     ['a comma-separated string with spaces', ' order.delivered , order.created', 'order.created,order.delivered'],
-    ['a string naming them all with a duplicate', 'crate_movement.recorded,leave.rejected,user.updated,user.created,order.cancelled,order.delivered,order.created,leave.approved,user.created', SUPPORTED.join(',')],
+    ['a string naming them all with a duplicate', 'foc_request.cancelled,foc_request.fulfilled,foc_request.rejected,foc_request.approved,crate_movement.recorded,leave.rejected,user.updated,user.created,order.cancelled,order.delivered,order.created,leave.approved,user.created', SUPPORTED.join(',')],
     ['a string of one', 'order.delivered', 'order.delivered'],
   ])('events as %s are stored and listed in canonical form', async (_label, events, stored) => {
     const ws = await createWorkspace(t);

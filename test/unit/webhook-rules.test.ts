@@ -249,7 +249,7 @@ describe('parseWebhookUrl', () => {
 
 describe('normalizeEvents', () => {
   it('has the documented events and default', () => {
-    expect(WEBHOOK_EVENTS).toEqual(['order.created', 'order.delivered', 'order.cancelled', 'user.created', 'user.updated', 'leave.approved', 'leave.rejected', 'crate_movement.recorded']);
+    expect(WEBHOOK_EVENTS).toEqual(['order.created', 'order.delivered', 'order.cancelled', 'user.created', 'user.updated', 'leave.approved', 'leave.rejected', 'crate_movement.recorded', 'foc_request.approved', 'foc_request.rejected', 'foc_request.fulfilled', 'foc_request.cancelled']);
     expect(DEFAULT_EVENTS).toBe('order.created,order.delivered');
     expect(TEST_EVENT).toBe('webhook.test');
   });

@@ -24,6 +24,7 @@ import { Migration20261127060000 } from './Migration20261127060000';
 import { Migration20261127070000 } from './Migration20261127070000';
 import { Migration20261127100000 } from './Migration20261127100000';
 import { Migration20261127101000 } from './Migration20261127101000';
+import { Migration20261127102000 } from './Migration20261127102000';
 import { Migration20261127110000 } from './Migration20261127110000';
 import { Migration20261127120000 } from './Migration20261127120000';
 import { Migration20261127121000 } from './Migration20261127121000';
@@ -56,6 +57,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127070000', class: Migration20261127070000 },
   { name: 'Migration20261127100000', class: Migration20261127100000 },
   { name: 'Migration20261127101000', class: Migration20261127101000 },
+  { name: 'Migration20261127102000', class: Migration20261127102000 },
   { name: 'Migration20261127110000', class: Migration20261127110000 },
   { name: 'Migration20261127120000', class: Migration20261127120000 },
   { name: 'Migration20261127121000', class: Migration20261127121000 },

@@ -17,7 +17,9 @@ import { Order } from '../orders/order.entity';
 import type { OrderService } from '../orders/order.service';
 import { ProductVariant } from '../products/product-variant.entity';
 import { User, UserType } from '../users/user.entity';
+import type { WebhookEventQueue } from '../webhooks/webhook-event-queue';
 import { localDayStart, shiftDay } from '../workspace/local-day';
+import { focRequestData, type FocEvent } from './foc-events';
 import { focReadOf, readFocRequests, type FocRead } from './foc-read';
 import { assertFocTransition } from './foc-rules';
 import { FOC_REASONS, FOC_STATUSES, FocRequest, FocRequestLine, FocStatus, type FocReason } from './foc.entity';
@@ -70,14 +72,22 @@ export class FocService {
   constructor(
     private readonly approvals: ApprovalService,
     private readonly orders: OrderService,
+    private readonly events: WebhookEventQueue,
   ) {}
+
+  private async emit(tx: EntityManager, request: FocRequest, event: FocEvent): Promise<void> {
+    await tx.flush();
+    await this.events.emit(tx, request.organizationId, event, focRequestData(request));
+  }
 
   /** What the approvals domain calls on a FOC request's final decision, in its transaction. */
   readonly approvalHandler: ApprovalKindHandler = {
     decided: async (tx, _ctx, approval, outcome) => {
       const request = await tx.findOne(FocRequest, { id: approval.entityId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!request) throw new Error(`FOC request ${approval.entityId} of approval ${approval.id} not found`);
-      request.status = assertFocTransition(request.id, request.status, outcome === ApprovalStatus.APPROVED ? FocStatus.APPROVED : FocStatus.REJECTED);
+      const approved = outcome === ApprovalStatus.APPROVED;
+      request.status = assertFocTransition(request.id, request.status, approved ? FocStatus.APPROVED : FocStatus.REJECTED);
+      await this.emit(tx, request, approved ? 'foc_request.approved' : 'foc_request.rejected');
     },
   };
 
@@ -118,8 +128,11 @@ export class FocService {
       await tx.flush();
       const approval = await this.approvals.request(tx, ctx, { kind: FOC_KIND, entityId: request.id, amount: request.totalCost });
       request.approval = approval;
-      if (approval.status === ApprovalStatus.APPROVED) request.status = FocStatus.APPROVED;
       await tx.flush();
+      if (approval.status === ApprovalStatus.APPROVED) {
+        request.status = FocStatus.APPROVED;
+        await this.emit(tx, request, 'foc_request.approved');
+      }
       return request.id;
     });
     return focReadOf(ctx.em, id);
@@ -163,7 +176,7 @@ export class FocService {
       if (!request) throw new NotFoundError('FOC request', id);
       request.status = assertFocTransition(request.id, request.status, FocStatus.CANCELLED);
       request.cancelledAt = new Date();
-      await tx.flush();
+      await this.emit(tx, request, 'foc_request.cancelled');
     });
     return focReadOf(ctx.em, id);
   }
@@ -188,7 +201,7 @@ export class FocService {
       );
       request.fulfilledOrder = tx.getReference(Order, created.order.id);
       request.fulfilledAt = new Date();
-      await tx.flush();
+      await this.emit(tx, request, 'foc_request.fulfilled');
     });
     return focReadOf(ctx.em, id);
   }

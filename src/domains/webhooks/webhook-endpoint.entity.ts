@@ -25,7 +25,8 @@ export class WebhookEndpoint extends TenantEntity<'status' | 'lastTriggeredAt' |
   secretCiphertext!: string | null;
 
   @Field({ description: 'Comma-separated event names.' })
-  @Property({ length: 200 })
+  // Text: every event named fits whatever the domains add (the request's schema bounds what is sent).
+  @Property({ type: 'text' })
   events!: string;
 
   @Field(() => Int, { description: '1 delivers, 0 paused.' })
