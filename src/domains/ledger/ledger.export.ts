@@ -1,12 +1,11 @@
 import { Int } from 'type-graphql';
-import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ValidationError } from '../../errors/app-error';
 import { dateFilter } from '../exports/date-range';
 import { defineExport, type ExportFilter } from '../exports/export-source';
-import { UserType } from '../users/user.entity';
 import { workspaceToday } from '../workspace/local-day';
 import { LEDGER_KIND_NAMES } from './ledger-entry.entity';
 import { ledgerStatement, type Statement } from './ledger-statement';
+import { checkCustomer } from './ledger.service';
 
 type Filters = { customerId?: number; from?: string; to?: string };
 
@@ -21,16 +20,7 @@ const kindLabel = (kind: number) => {
 const customerFilter: ExportFilter<number> = {
   graphqlType: () => Int,
   description: 'whose statement (required)',
-  async check(name, id, { em, organizationId }) {
-    const t = tenantSql(organizationId, 'u');
-    const [found] = await executeSql<{ name: string; store_name: string | null }>(
-      em,
-      sql`select trim(u.first_name || ' ' || u.last_name) as name, u.store_name from app_user u
-           where ${t.owns()} and u.id = ${id} and u.user_type in (${UserType.DISTRIBUTOR}, ${UserType.RETAILER})`,
-    );
-    if (!found) throw new ValidationError(name, 'does not name a customer (distributor or retailer) of this workspace');
-    return { value: id, label: found.store_name ? `${found.name}, ${found.store_name}` : found.name };
-  },
+  check: async (name, id, { em, organizationId }) => ({ value: id, label: await checkCustomer(em, organizationId, name, id) }),
 };
 
 /** The statement's figures under the title: balances and ageing. */

@@ -202,15 +202,20 @@ function notAfter(field: string, day: string, today: string): string {
   return day;
 }
 
-/** 400 naming `field` unless `id` is a customer (distributor or retailer) of the workspace. */
-export async function checkCustomer(em: EntityManager, organizationId: number, field: string, id: number): Promise<void> {
+/**
+ * 400 naming `field` unless `id` is a customer (distributor or retailer) of the workspace; the
+ * customer's name, with the store's when it has one (the statement export's title line).
+ */
+export async function checkCustomer(em: EntityManager, organizationId: number, field: string, id: number): Promise<string> {
   if (!Number.isSafeInteger(id) || id < 1) throw new ValidationError(field, 'must be a positive integer');
   const t = tenantSql(organizationId, 'u');
-  const [found] = await executeSql<{ id: number }>(
+  const [found] = await executeSql<{ name: string; store_name: string | null }>(
     em,
-    sql`select u.id from app_user u where ${t.owns()} and u.id = ${id} and u.user_type in (${UserType.DISTRIBUTOR}, ${UserType.RETAILER})`,
+    sql`select trim(u.first_name || ' ' || u.last_name) as name, u.store_name from app_user u
+         where ${t.owns()} and u.id = ${id} and u.user_type in (${UserType.DISTRIBUTOR}, ${UserType.RETAILER})`,
   );
   if (!found) throw new ValidationError(field, 'does not name a customer (distributor or retailer) of this workspace');
+  return found.store_name ? `${found.name}, ${found.store_name}` : found.name;
 }
 
 /** The customer's row lock: one opening balance at a time (FOR NO KEY UPDATE: references to the user still proceed). */
