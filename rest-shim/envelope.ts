@@ -26,16 +26,16 @@ export function created<T>(message: string, data: T) {
 
 /** `{response_code, data, pagination}`: a page of a list, each row shaped by `present`. */
 export function paginated<T, R>(page: Paginated<T>, present: (row: T) => R) {
-  return {
-    response_code: 200,
-    data: page.items.map(present),
-    pagination: {
-      total: page.total,
-      page: page.page,
-      limit: page.limit,
-      total_pages: Math.ceil(page.total / page.limit),
-    } satisfies PaginationBody,
-  };
+  return { response_code: 200, data: page.items.map(present), pagination: paginationOf(page) };
+}
+
+/** `{response_code, data, pagination}`: a record with a page of its rows (`total` of them in all). */
+export function pagedRecord<T>(data: T, page: { total: number; page: number; limit: number }) {
+  return { response_code: 200, data, pagination: paginationOf(page) };
+}
+
+function paginationOf(page: { total: number; page: number; limit: number }): PaginationBody {
+  return { total: page.total, page: page.page, limit: page.limit, total_pages: Math.ceil(page.total / page.limit) };
 }
 
 /** `{response_code, message}`: every error; a 400 adds `errors`, every invalid field (extension). */

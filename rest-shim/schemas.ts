@@ -12,7 +12,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Record id' }) });
 
 /** `page` and `limit` of every list. */
-const PageQuery = {
+export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 to ${MAX_PAGE}` })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })),
 };
@@ -103,6 +103,11 @@ export function changedResponse<T extends TSchema>(data: T) {
 /** Responses of a create: `{response_code: 201, message, data}`. */
 export function createdResponse<T extends TSchema>(data: T) {
   return { 201: changedBody(data), ...errors };
+}
+
+/** Responses of a record whose rows come a page at a time (a statement): `{response_code, data, pagination}`. */
+export function pagedRecordResponse<T extends TSchema>(data: T) {
+  return { 200: Type.Object({ response_code: Type.Integer(), data, pagination: Pagination }), ...errors };
 }
 
 /** Responses of a list: `{response_code, data: [...], pagination}`. */

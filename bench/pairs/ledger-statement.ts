@@ -43,7 +43,9 @@ async function customerWithRows(ctx: BenchContext, organizationId: number): Prom
 
 /**
  * "Ledger statement for a customer with 20,000 rows": GET /ledger/statement over every row of one
- * customer (two years), one request at a time, against the very statements the service sent
+ * customer (two years), its first page of 100 rows (the list contract's largest; the balances,
+ * totals and ageing count all 20,000, and each row's running balance sums every row before it),
+ * one request at a time, against the very statements the service sent
  * (captured from the in-process app) replayed through raw pg. p95 of each side over TRIES tries;
  * the issue's goal is ≥ 60% of raw, i.e. a p95 at most 1/0.6 of the SQL's.
  */
@@ -51,7 +53,7 @@ export async function measureLedgerStatement(ctx: BenchContext): Promise<Figure[
   const organizationId = ctx.main.organizationIds[0];
   const customerId = await customerWithRows(ctx, organizationId);
   const from = new Date(Date.now() - 800 * 86_400_000).toISOString().slice(0, 10);
-  const request: HttpRequest = { path: `/api/v1/ledger/statement?customer_id=${customerId}&from=${from}`, headers: { 'x-api-key': ctx.main.keys.get(organizationId)![0] } };
+  const request: HttpRequest = { path: `/api/v1/ledger/statement?customer_id=${customerId}&from=${from}&limit=100`, headers: { 'x-api-key': ctx.main.keys.get(organizationId)![0] } };
   const { statements } = await capturedRequest(ctx.app, ctx.capture, request);
   const overHttp = async () => {
     const res = await fetch(`${ctx.service.baseUrl}${request.path}`, { headers: request.headers });
@@ -59,7 +61,7 @@ export async function measureLedgerStatement(ctx: BenchContext): Promise<Figure[
     if (res.status !== 200) throw new Error(`${request.path} answered ${res.status}: ${body.slice(0, 300)}`);
     return body;
   };
-  const rowsShown = (JSON.parse(await overHttp()) as { data: { rows: unknown[] } }).data.rows.length;
+  const rowsShown = (JSON.parse(await overHttp()) as { pagination: { total: number } }).pagination.total;
   await replay(ctx.pool, statements);
   const raw: number[] = [];
   const ours: number[] = [];
@@ -72,5 +74,5 @@ export async function measureLedgerStatement(ctx: BenchContext): Promise<Figure[
   ctx.log(`  ledger statement (${rowsShown.toLocaleString('en-US')} rows, ${statements.length} statements): p95 raw ${p95.raw.toFixed(1)} ms · ours ${p95.ours.toFixed(1)} ms (${TRIES} tries a side)`);
   const goal = ratioAtMost(Number((1 / 0.6).toFixed(2)), 'its SQL through raw pg');
   goal.text = `≥ 60% of raw (p95 ≤ 1.67 × its SQL's)`;
-  return [figure(`Ledger statement of a customer with ${rowsShown.toLocaleString('en-US')} rows p95`, 'ms', p95.ours, p95.raw, goal)];
+  return [figure(`Ledger statement of a customer with ${rowsShown.toLocaleString('en-US')} rows (a page of 100) p95`, 'ms', p95.ours, p95.raw, goal)];
 }

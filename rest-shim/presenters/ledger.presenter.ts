@@ -30,7 +30,9 @@ export const LedgerStatementBody = Type.Object({
   from: DateString,
   to: DateString,
   opening_balance: Type.Number({ description: 'Every row before from (positive: the customer owes)' }),
-  rows: Type.Array(Type.Object({ ...entryFields, balance: Type.Number({ description: 'The balance after this row' }) })),
+  rows: Type.Array(Type.Object({ ...entryFields, balance: Type.Number({ description: 'The balance after this row' }) }), {
+    description: 'The page asked for (page, limit) of the rows in [from, to], by day then id; `pagination.total` counts them all',
+  }),
   total_debit: Type.Number(),
   total_credit: Type.Number(),
   closing_balance: Type.Number({ description: 'opening_balance + total_debit − total_credit' }),

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { created, ok, paginated } from '../envelope';
+import { created, ok, pagedRecord, paginated } from '../envelope';
 import { exportRoute } from '../export-route';
 import { LEDGER_KIND_TEXT, LedgerEntryBody, LedgerStatementBody, presentLedgerEntry, presentStatement } from '../presenters/ledger.presenter';
-import { createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, pageRequestOf } from '../schemas';
+import { createdResponse, DateString, IdParams, listQuery, listResponse, Nullable, okResponse, pagedRecordResponse, PageQuery, pageRequestOf } from '../schemas';
 import { LEDGER_ENTRY_KINDS } from '../../src/domains/ledger/ledger-entry.entity';
 import { LEDGER_ENTRY_SORT, NOTE_TYPES } from '../../src/domains/ledger/ledger.service';
 import { ledgerExport } from '../../src/domains/ledger/ledger.export';
@@ -14,6 +14,7 @@ const StatementQuery = Type.Object({
   customer_id: Type.Optional({ ...Id, description: 'Required for staff and API keys; a customer reads their own' }),
   from: Type.Optional({ ...DateString, description: 'First day, YYYY-MM-DD (default: the 1st of to’s month)' }),
   to: Type.Optional({ ...DateString, description: 'Last day (default: today, the workspace’s local day)' }),
+  ...PageQuery,
 });
 
 const EntryQuery = listQuery(
@@ -55,14 +56,16 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'A customer’s statement of account: opening balance, rows with a running balance, closing balance and ageing (staff and keys: any customer; a customer: their own)',
+        summary:
+          'A customer’s statement of account: opening balance, a page of the rows with a running balance, closing balance and ageing (staff and keys: any customer; a customer: their own)',
         querystring: StatementQuery,
-        response: okResponse(LedgerStatementBody),
+        response: pagedRecordResponse(LedgerStatementBody),
       },
     },
     async (request) => {
       const q = request.query;
-      return ok(presentStatement(await app.services.ledger.statement(request.ctx, { customerId: q.customer_id, from: q.from, to: q.to })));
+      const statement = await app.services.ledger.statement(request.ctx, { customerId: q.customer_id, from: q.from, to: q.to }, { page: q.page, limit: q.limit });
+      return pagedRecord(presentStatement(statement), { total: statement.rowCount, page: statement.page, limit: statement.limit });
     },
   );
 

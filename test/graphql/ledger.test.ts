@@ -8,8 +8,8 @@ const ENTRY = 'id entryDate kind debit credit order payment reverses narration r
 const NOTE = `mutation ($input: LedgerNoteInput!) { postLedgerNote(input: $input) { ${ENTRY} } }`;
 const OPENING = `mutation ($input: OpeningBalanceInput!) { postOpeningBalance(input: $input) { ${ENTRY} } }`;
 const REVERSE = `mutation ($id: Int!, $reason: String!) { reverseLedgerEntry(id: $id, reason: $reason) { ${ENTRY} } }`;
-const STATEMENT = `query ($customerId: Int, $from: String, $to: String) { ledgerStatement(customerId: $customerId, from: $from, to: $to) {
-  customerId from to openingBalance closingBalance totalDebit totalCredit rows { id kind debit credit balance orderId reversesId } ageing { days0To7 days8To15 days16To30 over30Days advance } } }`;
+const STATEMENT = `query ($customerId: Int, $from: String, $to: String, $page: Int, $limit: Int) { ledgerStatement(customerId: $customerId, from: $from, to: $to, page: $page, limit: $limit) {
+  customerId from to openingBalance closingBalance totalDebit totalCredit rowCount page limit rows { id kind debit credit balance orderId reversesId } ageing { days0To7 days8To15 days16To30 over30Days advance } } }`;
 const ENTRIES = `query ($customerId: Int, $kind: LedgerEntryKind, $sort: [LedgerEntrySort!]) { ledgerEntries(customerId: $customerId, kind: $kind, sort: $sort) { nodes { id kind debit credit } pageInfo { total } } }`;
 
 /** The ledger over GraphQL: the same service and statement function as REST, camelCase fields, the kind enum. */
@@ -43,6 +43,11 @@ describe('ledger (GraphQL)', () => {
       ['REVERSAL', 150],
     ]);
     expect(s.ageing.advance).toBe(0);
+    expect(s).toMatchObject({ rowCount: 3, page: 1, limit: 20 });
+    // A page of the rows: the same figures, the running balance carried.
+    const { ledgerStatement: second } = expectGraphqlData(await t.graphql(STATEMENT, { customerId, from: '2026-01-02', page: 2, limit: 2 }, ws.token));
+    expect(second).toMatchObject({ openingBalance: 40, closingBalance: 150, rowCount: 3, page: 2, limit: 2, rows: [{ kind: 'REVERSAL', balance: 150 }] });
+    expectGraphqlError(await t.graphql(STATEMENT, { customerId, limit: 500 }, ws.token), 'BAD_USER_INPUT', /^limit /);
 
     const { ledgerEntries } = expectGraphqlData(await t.graphql(ENTRIES, { customerId, sort: [{ field: 'ID', direction: 'ASC' }] }, ws.token));
     expect(ledgerEntries.pageInfo.total).toBe(4);

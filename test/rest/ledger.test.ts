@@ -113,6 +113,40 @@ describe('ledger', () => {
     expect((await ok('GET', `/ledger/statement?customer_id=${ahead.id}`)).ageing).toEqual({ days_0_7: 0, days_8_15: 0, days_16_30: 0, over_30_days: 0, advance: 25 });
   });
 
+  it('pages the statement’s rows as every list: each row keeps its running balance; the figures count every row', async () => {
+    const customer = await createUser(t, ws, UserType.RETAILER);
+    // Seven debits of 1..7 on seven days, a credit of 10 on the last: balances 1, 3, 6, 10, 15, 21, 28, 18.
+    for (let i = 1; i <= 7; i += 1) {
+      await ok('POST', '/ledger/notes', { customer_id: customer.id, note_type: 'debit', amount: i, entry_date: daysAgo(20 - i), narration: `D${i}` });
+    }
+    await ok('POST', '/ledger/notes', { customer_id: customer.id, note_type: 'credit', amount: 10, narration: 'C' });
+    const url = (q: string) => `/ledger/statement?customer_id=${customer.id}&from=${daysAgo(30)}${q}`;
+    const whole = { opening_balance: 0, total_debit: 28, total_credit: 10, closing_balance: 18 };
+
+    const first = (await api('GET', url('&limit=3'))).json();
+    expect(first.data).toMatchObject(whole);
+    expect(first.data.rows.map((r: { balance: number }) => r.balance)).toEqual([1, 3, 6]);
+    expect(first.pagination).toEqual({ total: 8, page: 1, limit: 3, total_pages: 3 });
+    const third = (await api('GET', url('&limit=3&page=3'))).json();
+    expect(third.data).toMatchObject({ ...whole, ageing: first.data.ageing });
+    expect(third.data.rows.map((r: { narration: string; balance: number }) => [r.narration, r.balance])).toEqual([
+      ['D7', 28],
+      ['C', 18],
+    ]);
+    expect((await api('GET', url('&limit=3&page=4'))).json().data).toMatchObject({ ...whole, rows: [] });
+    // The default page is the list contract's: 20 rows.
+    expect((await api('GET', url(''))).json().pagination).toEqual({ total: 8, page: 1, limit: 20, total_pages: 1 });
+    for (const [q, field] of [
+      ['&limit=101', 'limit'],
+      ['&limit=0', 'limit'],
+      ['&page=0', 'page'],
+    ]) {
+      const res = await api('GET', url(q));
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().errors[0].field).toBe(field);
+    }
+  });
+
   it('an order’s or a payment’s posting is not reversed here (409); rows are append-only in the database', async () => {
     const [orderRow] = (await api('GET', '/ledger/entries?kind=1')).json().data;
     const res = await api('POST', `/ledger/entries/${orderRow.id}/reverse`, { reason: 'No' });

@@ -7,7 +7,7 @@ import { PageOf, toPage, type Page } from '../../graphql/page.types';
 import { InGroup } from '../../graphql/route-group';
 import { User } from '../users/user.entity';
 import { LedgerEntry } from './ledger-entry.entity';
-import type { Statement } from './ledger-statement';
+import type { PagedStatement } from './ledger.service';
 import { LedgerEntryListArgs, LedgerNoteInput, LedgerStatement, OpeningBalanceInput } from './ledger.types';
 
 const LedgerEntryPage = PageOf(LedgerEntry, 'LedgerEntry');
@@ -24,9 +24,11 @@ export class LedgerResolver {
     @Arg('customerId', () => Int, { nullable: true, description: 'Required for staff; a customer reads their own' }) customerId: number | null,
     @Arg('from', () => String, { nullable: true, description: 'YYYY-MM-DD (default: the 1st of to’s month)' }) from: string | null,
     @Arg('to', () => String, { nullable: true, description: 'YYYY-MM-DD (default: today, the workspace’s local day)' }) to: string | null,
+    @Arg('page', () => Int, { nullable: true, description: 'Page of the rows, from 1 (default 1)' }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: 'Rows a page, 1 to 100 (default 20)' }) limit: number | null,
     @Ctx() { ctx, services }: GraphqlContext,
-  ): Promise<Statement> {
-    return services.ledger.statement(ctx, { customerId, from, to });
+  ): Promise<PagedStatement> {
+    return services.ledger.statement(ctx, { customerId, from, to }, { page: page ?? undefined, limit: limit ?? undefined });
   }
 
   @InGroup('ledger')

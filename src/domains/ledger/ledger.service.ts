@@ -5,7 +5,7 @@ import { rowOf, type Row } from '../../db/entity-rows';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { entityList, readPage } from '../../lists/entity-list';
-import type { PageRequest, Paginated } from '../../lists/page-request';
+import { resolvePage, type PageRequest, type Paginated } from '../../lists/page-request';
 import { sortable } from '../../lists/sort';
 import * as rules from '../../validation/rules';
 import { isCustomer, requireStaff } from '../auth/permissions';
@@ -14,6 +14,9 @@ import { workspaceToday } from '../workspace/local-day';
 import { LEDGER_ENTRY_KINDS, LEDGER_KIND_NAMES, LedgerEntry, LedgerEntryKind } from './ledger-entry.entity';
 import { postLedgerEntry, type LedgerPosting } from './ledger-post';
 import { ledgerStatement, type Statement } from './ledger-statement';
+
+/** A statement with one page of its rows: the list contract's page and limit over `rowCount` rows. */
+export type PagedStatement = Statement & { page: number; limit: number };
 
 /** The query of a statement: whose and which days (both optional but the customer, for staff). */
 export interface StatementQuery {
@@ -71,14 +74,19 @@ const REVERSIBLE = [LedgerEntryKind.CREDIT_NOTE, LedgerEntryKind.DEBIT_NOTE, Led
  * orders and payments are posted by the database as they are delivered and recorded.
  */
 export class LedgerService {
-  /** 400 naming customerId, from or to; a customer's own statement whatever they send (another's: 403). */
-  async statement(ctx: RequestContext, query: StatementQuery): Promise<Statement> {
+  /**
+   * 400 naming customerId, from, to, page or limit; a customer's own statement whatever they send
+   * (another's: 403). The rows come a page at a time, as every list; the balances, totals and ageing
+   * count all of them (the whole statement is the export's).
+   */
+  async statement(ctx: RequestContext, query: StatementQuery, pageRequest: PageRequest = {}): Promise<PagedStatement> {
+    const { page, limit, offset } = resolvePage(pageRequest);
     const customerId = await this.readableCustomer(ctx, query.customerId);
     const today = await workspaceToday(ctx.em, ctx.organizationId);
     const to = query.to == null ? today : rules.calendarDate('to', query.to);
     const from = query.from == null ? `${to.slice(0, 8)}01` : rules.calendarDate('from', query.from);
     if (from > to) throw new ValidationError('from', 'must not be after to');
-    return ledgerStatement(ctx.em, ctx.organizationId, customerId, from, to);
+    return { ...(await ledgerStatement(ctx.em, ctx.organizationId, customerId, from, to, { offset, limit })), page, limit };
   }
 
   async list(ctx: RequestContext, filter: LedgerEntryFilter, pageRequest: PageRequest): Promise<Paginated<Row<LedgerEntry>>> {

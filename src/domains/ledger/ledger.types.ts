@@ -90,7 +90,10 @@ export class LedgerStatement {
   @Field() from!: string;
   @Field() to!: string;
   @Field(() => Float, { description: 'Every row before from.' }) openingBalance!: number;
-  @Field(() => [LedgerStatementRow], { description: 'By day, then id.' }) rows!: LedgerStatementRow[];
+  @Field(() => [LedgerStatementRow], { description: 'The page asked for of the rows in [from, to], by day, then id.' }) rows!: LedgerStatementRow[];
+  @Field(() => Int, { description: 'How many rows [from, to] holds; the balances, totals and ageing count them all.' }) rowCount!: number;
+  @Field(() => Int) page!: number;
+  @Field(() => Int) limit!: number;
   @Field(() => Float) totalDebit!: number;
   @Field(() => Float) totalCredit!: number;
   @Field(() => Float, { description: 'openingBalance + totalDebit − totalCredit.' }) closingBalance!: number;
