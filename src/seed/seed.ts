@@ -319,6 +319,11 @@ async function seedOne(
     // workspaces spill), and no JIT: compiling the big statement costs more than running it.
     await client.query(`set local work_mem = '128MB'`);
     await client.query('set local jit = off');
+    // Every statement here joins this workspace's rows in bulk, and the planner's statistics have not
+    // seen them (they are this transaction's, and name a new organization_id): estimated at a row,
+    // the joins became nested loops over whole tables. A second 100,000-order workspace's crates
+    // statement ran for more than 9 minutes (the first: 6-10 s); hash joins keep every workspace alike.
+    await client.query('set local enable_nestloop = off');
     // The rows refer only to ids this transaction has just inserted and read back, so when the role
     // may, the foreign-key triggers (most of the time otherwise) are skipped for this transaction.
     if (w.skipChecks) await client.query('set local session_replication_role = replica');
