@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * orders (src/domains/payments/payment-allocation.ts).
  * - payment.customer_id: backfilled from the order, NOT NULL, a composite key to app_user;
  *   payment.order_id becomes nullable. A BEFORE INSERT OR UPDATE trigger (ENABLE ALWAYS, so the
- *   seed's replica-role inserts too) fills an order payment's customer from its order and refuses
- *   one that names another customer.
+ *   seed's replica-role inserts too) fills an order payment's customer from its order (an update
+ *   moving it to another order: that order's) and refuses one that names another customer.
  * - payment_allocation (organization_id, payment_id, order_id, amount, reverses_id): append-only
  *   (a trigger refuses UPDATE, and DELETE unless a cascade runs it). A void of an on-account payment
  *   adds the negated rows (each naming the row it reverses, once: a unique key) attached to the void.
@@ -225,7 +225,9 @@ export class Migration20261127160000 extends Migration {
         select o.customer_id into owner from sales_order o where o.organization_id = new.organization_id and o.id = new.order_id;
         -- No such order: the foreign key refuses the row.
         if not found then return new; end if;
-        if new.customer_id is null then
+        -- Filled when not given; an update moving the payment to another order (SQL only: the
+        -- service never does) takes that order's customer along unless it names one itself.
+        if new.customer_id is null or (tg_op = 'UPDATE' and new.customer_id = old.customer_id and new.order_id is distinct from old.order_id) then
           new.customer_id := owner;
         elsif new.customer_id <> owner then
           raise exception 'payment of order % names customer %, but the order is customer %''s', new.order_id, new.customer_id, owner using errcode = 'check_violation';
