@@ -21,8 +21,13 @@ import { Migration } from '@mikro-orm/migrations';
  *   narration naming the order or "on account". Voids post the reversal as before.
  */
 
-/** Every amount paid on an order: direct payments and allocations of on-account payments. */
-const PAID_WITH_ALLOCATIONS = `(select organization_id, order_id, amount from payment where order_id is not null
+/**
+ * Every amount paid on an order: direct payments and allocations of on-account payments. Each use
+ * joins it on order_id, which leaves on-account payments (order_id null) out; no WHERE in the
+ * branches, so the planner still pushes the join into both indexes (a filtered branch made it scan
+ * every payment).
+ */
+const PAID_WITH_ALLOCATIONS = `(select organization_id, order_id, amount from payment
       union all select organization_id, order_id, amount from payment_allocation)`;
 /** Before this migration: direct payments only (down()). */
 const PAID_DIRECT = `(select organization_id, order_id, amount from payment)`;
