@@ -218,7 +218,11 @@ export class Migration20261127160000 extends Migration {
   override async up(): Promise<void> {
     // The payment's customer, from its order.
     this.addSql(`alter table "payment" add column "customer_id" int null;`);
+    // The rollups' update trigger would add a zero delta for every payment (amount and order stay): off
+    // for the backfill (12.5 s → 7 s for 95,000 payments), back on, ENABLE ALWAYS as before.
+    this.addSql(`alter table payment disable trigger order_rollup_payments_updated;`);
     this.addSql(`update "payment" p set "customer_id" = o."customer_id" from "sales_order" o where o."organization_id" = p."organization_id" and o."id" = p."order_id";`);
+    this.addSql(`alter table payment enable always trigger order_rollup_payments_updated;`);
     this.addSql(`alter table "payment" alter column "customer_id" set not null, alter column "order_id" drop not null;`);
     this.addSql(`create index "payment_organization_id_customer_id_index" on "payment" ("organization_id", "customer_id");`);
     this.addSql(`alter table "payment" add constraint "payment_customer_id_foreign" foreign key ("organization_id", "customer_id") references "app_user" ("organization_id", "id") on update no action on delete no action;`);
