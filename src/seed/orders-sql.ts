@@ -146,7 +146,7 @@ ins_history as (
   returning 1
 ),
 payment_plan as (
-  select i.id as order_id, o.seq, o.total_paise, o.mode_of_payment, o.c1, o.c2, o.c3, o.c4,
+  select i.id as order_id, o.customer_id, o.seq, o.total_paise, o.mode_of_payment, o.c1, o.c2, o.c3, o.c4,
          o.c1 % 100 as kind, 20 + (o.c1 / 100) % 41 as pct,
          o.t3 + (1800 + o.c2 % 864000) * interval '1 second' as at1,
          o.t3 + (1800 + o.c2 % 864000 + 86400 + o.c3 % 1728000) * interval '1 second' as at2
@@ -154,7 +154,7 @@ payment_plan as (
    where o.status = ${OrderStatus.DELIVERED}
 ),
 payments as (
-  select pp.order_id, pp.seq, k,
+  select pp.order_id, pp.customer_id, pp.seq, k,
          case when pp.kind < 55 then pp.total_paise
               when k = 1 then greatest(1, floor(pp.total_paise * (pp.pct + 10) / 100))
               when pp.kind < 70 then pp.total_paise - greatest(1, floor(pp.total_paise * (pp.pct + 10) / 100))
@@ -167,8 +167,8 @@ payments as (
          generate_series(1, case when pp.kind < 55 then 1 when pp.kind < 70 then 2 when pp.kind < 85 then 1 else 0 end) as k
 ),
 ins_payments as (
-  insert into payment (created_at, updated_at, organization_id, order_id, amount, mode_of_payment, paid_at, reference, recorded_by_user_id)
-  select x.paid_at, x.paid_at, :org, x.order_id, x.amount_paise / 100.0, x.mode, x.paid_at,
+  insert into payment (created_at, updated_at, organization_id, order_id, customer_id, amount, mode_of_payment, paid_at, reference, recorded_by_user_id)
+  select x.paid_at, x.paid_at, :org, x.order_id, x.customer_id, x.amount_paise / 100.0, x.mode, x.paid_at,
          case x.mode
            when 'upi' then lpad(((x.c2::bigint * 4099 + x.c3 + x.k) % 1000000000000)::text, 12, '0')
            when 'bank_transfer' then 'UTR' || lpad(((x.c3::bigint * 7919 + x.c2 + x.k) % 1000000000000)::text, 12, '0')

@@ -51,6 +51,8 @@ export async function fuzzWorkspace(t: TestApp): Promise<FuzzCredentials> {
     return res.json().data?.id;
   };
   await create('/payments', { order_id: order.id, amount: 10, mode_of_payment: 'cash' });
+  // On account: nothing is delivered, so it stays unallocated (an allocate finds nothing owed: 409).
+  await create('/payments', { customer_id: catalog.retailerId, amount: 20, mode_of_payment: 'upi' });
   const townId = await create('/masters/towns', { town_name: 'Fuzz town' });
   const routeId = await create('/masters/routes', { route_name: 'Fuzz route', town_id: townId });
   await create('/masters/production-units', { production_unit_name: 'Fuzz unit' });

@@ -130,7 +130,14 @@ describe('tenant isolation', () => {
       items: [{ product_variant_id: catalog.variantIds[0], quantity: 1 }],
       production_unit_id: masters['production-units'],
     });
-    await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    const delivered = await placeOrder(t, ws.token, { user_id: catalog.distributorId, items: [{ product_variant_id: catalog.variantIds[1], quantity: 2 }] });
+    for (const status of [2, 3, 4]) {
+      const moved = await t.request({ method: 'PATCH', url: `/api/v1/orders/${delivered.id}/status`, token: ws.token, payload: { order_status: status } });
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+    // An on-account payment allocated to the delivered order (payment_allocation).
+    const onAccount = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { customer_id: catalog.distributorId, amount: 5 } });
+    expect(onAccount.json().data?.allocations, onAccount.body).toHaveLength(1);
     const crates = await t.request({
       method: 'POST',
       url: '/api/v1/crates/movements',
@@ -462,7 +469,8 @@ describe('tenant isolation', () => {
       }
       // The aggregates count B's rows alone (A holds as many of each).
       const stats = JSON.parse(reads['REST dashboard stats'].text).data;
-      expect(stats).toMatchObject({ order_initiated_count: 2, total_collection: 1, total_tagged_outlets: 1, today_attendance: 1 });
+      // One order initiated, one delivered; collected: 1 paid on the first, 5 allocated on account to the second.
+      expect(stats).toMatchObject({ order_initiated_count: 1, total_collection: 6, total_tagged_outlets: 1, today_attendance: 1 });
       const monthly = JSON.parse(reads['GraphQL monthly sales'].text).data.monthlySales as Array<{ id: number }>;
       expect(monthly.map((m) => m.id)).toEqual([B.catalog.productClassId]);
     });

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
+import { paidOn } from '../payments/payment-allocation';
 
 /*
  * A cancelled order leaves the dashboard: its share of order_day_rollup (one order, its total, what
- * was paid on it and what is outstanding) and of line_day_rollup (its lines) is subtracted, in the
+ * was paid on it, directly or by allocations of on-account payments, and what is outstanding) and of line_day_rollup (its lines) is subtracted, in the
  * transaction of the cancel, as a reversal: the rollups are sums, the cancel is a recorded event, and
  * nothing is deleted. The triggers of Migration20261126100000 do not see a cancel (it changes none
  * of the columns they sum by), and rollups.ts's definition leaves cancelled orders out, so
@@ -18,7 +19,7 @@ export async function reverseOrderInRollups(em: EntityManager, organizationId: n
     em,
     sql`with share as (
         select o.organization_id, o.order_date as day, o.status, o.total_amount as total,
-               coalesce((select sum(p.amount) from payment p where p.organization_id = o.organization_id and p.order_id = o.id), 0) as paid
+               ${paidOn('o')} as paid
           from sales_order o where ${t.owns()} and o.id = ${orderId})
       update order_day_rollup r
          set orders = r.orders - 1, total_amount = r.total_amount - s.total, paid_amount = r.paid_amount - s.paid,

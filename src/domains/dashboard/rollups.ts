@@ -6,7 +6,8 @@ import { executeSql, raw, sql, tenantSql, type Sql, type TenantSql } from '../..
  * The dashboard's rollups (order_day_rollup, line_day_rollup) as the base rows define them, for the
  * operator's rebuild and check of one workspace (npm run cli -- stats:rebuild / stats:check). The
  * triggers of Migration20261126100000 keep them so with every write; these statements are the
- * definition they are checked against. A cancelled order is left out: its cancel subtracted its
+ * definition they are checked against. What an order has been paid is its direct payments and the
+ * allocations of on-account payments (Migration20261127160000). A cancelled order is left out: its cancel subtracted its
  * share (rollup-reversal.ts).
  */
 
@@ -27,7 +28,10 @@ const ROLLUPS: readonly Rollup[] = [
       select o.organization_id, o.order_date as day, o.status, count(*)::int as orders, sum(o.total_amount) as total_amount,
              coalesce(sum(p.amount), 0) as paid_amount, sum(greatest(o.total_amount - coalesce(p.amount, 0), 0)) as outstanding_amount
         from sales_order o
-        left join (select pm.organization_id, pm.order_id, sum(pm.amount) as amount from payment pm where ${t.owns('pm')} group by pm.organization_id, pm.order_id) p
+        left join (select pm.organization_id, pm.order_id, sum(pm.amount) as amount
+                     from (select x.organization_id, x.order_id, x.amount from payment x where ${t.owns('x')} and x.order_id is not null
+                           union all select x.organization_id, x.order_id, x.amount from payment_allocation x where ${t.owns('x')}) pm
+                    group by pm.organization_id, pm.order_id) p
                on p.organization_id = o.organization_id and p.order_id = o.id
        where ${t.owns('o')} and o.cancelled_at is null
        group by o.organization_id, o.order_date, o.status`,

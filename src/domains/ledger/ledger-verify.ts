@@ -9,7 +9,7 @@ export interface LedgerDifference {
   balance: { ledger: number; documents: number };
   /** The order postings net of reversals, and the delivered, not cancelled orders' totals. */
   orders: { ledger: number; documents: number };
-  /** The payment postings net of reversals, and the payments' amounts. */
+  /** The payment postings net of reversals, and the payments' amounts (on account ones too: allocations are no money). */
   payments: { ledger: number; documents: number };
 }
 
@@ -49,8 +49,8 @@ export async function verifyLedger(em: EntityManager, organizationId: number): P
           select so.customer_id, sum(so.total_amount) as amount from sales_order so
            where ${t.owns('so')} and so.status = 4 and so.cancelled_at is null group by so.customer_id),
         payments as (
-          select so.customer_id, sum(p.amount) as amount from payment p ${t.rooted('p').join('sales_order', 'so', 'so.id = p.order_id')}
-           where ${t.owns('p')} group by so.customer_id),
+          select p.customer_id, sum(p.amount) as amount from payment p
+           where ${t.owns('p')} group by p.customer_id),
         customers as (select customer_id from ledger union select customer_id from orders union select customer_id from payments)
       select c.customer_id,
              coalesce(l.balance, 0)::text as ledger,

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain-module';
 import { Payment } from './payment.entity';
+import { PaymentAllocation } from './payment-allocation.entity';
 import { PaymentFieldsResolver, PaymentResolver } from './payment.resolver';
 import { PaymentService } from './payment.service';
 
@@ -12,7 +13,7 @@ declare module '../domain-module' {
 /** Payments collected against orders. */
 export const paymentsDomain = defineDomain({
   name: 'payments',
-  entities: [Payment],
+  entities: [Payment, PaymentAllocation],
   services: () => ({ payments: new PaymentService() }),
   resolvers: [PaymentResolver, PaymentFieldsResolver],
   routeGroups: { payments: 'scoped' },
