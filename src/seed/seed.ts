@@ -8,6 +8,7 @@ import { insertOrders } from './orders-sql';
 import { insertFieldForce } from './field-force-sql';
 import { insertLedgerNotes } from './ledger-sql';
 import { insertCrates } from './crates-sql';
+import { insertSchemes } from './schemes-sql';
 import { indexOfSlug, planWorkspace, seededPhone, workspaceIdOf, workspaceSlug } from './workspace-plan';
 
 /** The password of every seeded user (printed in the summary). */
@@ -30,10 +31,12 @@ export const SEEDED_TABLES = [
   'product_class',
   'product',
   'product_variant',
+  'scheme',
   'sales_order',
   'order_item',
   'order_status_history',
   'payment',
+  'scheme_use',
   'no_sale_reason',
   'beat_plan',
   'beat_plan_outlet',
@@ -323,7 +326,8 @@ async function seedOne(
     // may, the foreign-key triggers (most of the time otherwise) are skipped for this transaction.
     if (w.skipChecks) await client.query('set local session_replication_role = replica');
     const ids = await insertMasters(client, plan, w.passwordHash, counts);
-    await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone }, counts);
+    const schemes = await insertSchemes(client, { key: `${w.seed}:${w.index}`, ids, asOf: w.asOf, ordersPerOrg: w.ordersPerOrg }, counts);
+    await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone, schemes }, counts);
     await insertFieldForce(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
     await insertCrates(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId }, counts);
     await insertLedgerNotes(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/domains/auth/passwords';
+import { evaluate, type SchemeRule } from '../../src/domains/schemes/scheme-engine';
 import { runSeed } from '../../src/seed/main';
 import { SEEDED_TABLES, SEED_PASSWORD, seedWorkspaces, seededWorkspaces, type SeedSummary } from '../../src/seed/seed';
 import { SeedUsageError } from '../../src/seed/args';
@@ -57,10 +58,15 @@ async function digest(url: string): Promise<Record<string, string>> {
          from sales_order so join organization o on o.id = so.organization_id join app_user cu on cu.id = so.customer_id
          left join town t on t.id = so.town_id left join route rt on rt.id = so.route_id
          left join production_unit pu on pu.id = so.production_unit_id left join app_user cb on cb.id = so.created_by_user_id) as orders,
-      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, v.item_sku_code, i.quantity, i.unit_price, i.amount, i.created_at),
-                  ',' order by o.slug, so.order_code, v.item_sku_code))
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, v.item_sku_code, i.quantity, i.unit_price, i.amount, i.discount_amount, sc.code, i.created_at),
+                  ',' order by o.slug, so.order_code, v.item_sku_code, sc.code nulls first))
          from order_item i join sales_order so on so.id = i.order_id join organization o on o.id = i.organization_id
-         join product_variant v on v.id = i.product_variant_id) as items,
+         join product_variant v on v.id = i.product_variant_id left join scheme sc on sc.id = i.scheme_id) as items,
+      (select md5(string_agg(concat_ws('|', o.slug, s.code, s.name, s.kind, s.target_kind, s.scope, s.valid_from, s.valid_to, s.priority, s.stackable,
+                  s.budget_kind, s.budget, s.status, s.created_at), ',' order by o.slug, s.code))
+         from scheme s join organization o on o.id = s.organization_id) as schemes,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, s.code, u.amount, u.units, u.reversal), ',' order by o.slug, so.order_code, s.code))
+         from scheme_use u join organization o on o.id = u.organization_id join scheme s on s.id = u.scheme_id join sales_order so on so.id = u.order_id) as scheme_uses,
       (select md5(string_agg(concat_ws('|', o.slug, so.order_code, h.from_status, h.to_status, h.changed_at, u.primary_contact_number),
                   ',' order by o.slug, so.order_code, h.to_status))
          from order_status_history h join sales_order so on so.id = h.order_id join organization o on o.id = h.organization_id
@@ -179,28 +185,111 @@ describe('npm run seed', () => {
       expect(Number(bad.n)).toBe(0);
     });
 
-    it('prices every line at its variant selling price; the order total is the sum of its 1-8 lines, of different variants', async () => {
+    it('prices every line at its variant selling price less its scheme discount; the total is the sum of its 1-8 paid lines, of different variants, and free lines', async () => {
       const [check] = await query<Record<string, string>>(
         db.url,
         `with lines as (
-           select i.order_id, count(*) as n, count(distinct i.product_variant_id) as variants, sum(i.amount) as total,
-                  count(*) filter (where i.unit_price <> v.sp or i.amount <> i.quantity * i.unit_price or i.quantity < 1) as mispriced
+           select i.order_id, count(*) as n, count(*) filter (where i.scheme_id is null) as paid,
+                  count(distinct i.product_variant_id) filter (where i.scheme_id is null) as variants, sum(i.amount) as total,
+                  count(*) filter (where i.scheme_id is null and (i.unit_price <> v.sp or i.amount <> i.quantity * i.unit_price - i.discount_amount
+                                   or i.discount_amount < 0 or i.amount < 0 or i.quantity < 1)) as mispriced,
+                  count(*) filter (where i.scheme_id is not null and (i.unit_price <> 0 or i.amount <> 0 or i.discount_amount <> 0 or i.quantity < 1)) as bad_free
              from order_item i join product_variant v on v.id = i.product_variant_id group by i.order_id)
          select count(*) as orders,
                 count(*) filter (where l.total is distinct from o.total_amount) as wrong_total,
                 count(*) filter (where l.n is distinct from o.items_count) as wrong_count,
-                count(*) filter (where l.n < 1 or l.n > 8 or l.variants <> l.n) as wrong_lines,
-                coalesce(sum(l.mispriced), 0) as mispriced,
-                min(l.n) as min_lines, max(l.n) as max_lines
+                count(*) filter (where l.paid < 1 or l.paid > 8 or l.variants <> l.paid) as wrong_lines,
+                coalesce(sum(l.mispriced), 0) as mispriced, coalesce(sum(l.bad_free), 0) as bad_free,
+                min(l.paid) as min_lines, max(l.paid) as max_lines
            from sales_order o left join lines l on l.order_id = o.id`,
       );
-      expect(check).toMatchObject({ orders: '600', wrong_total: '0', wrong_count: '0', wrong_lines: '0', mispriced: '0', min_lines: '1', max_lines: '8' });
+      expect(check).toMatchObject({ orders: '600', wrong_total: '0', wrong_count: '0', wrong_lines: '0', mispriced: '0', bad_free: '0', min_lines: '1', max_lines: '8' });
       const [catalog] = await query<{ bad: string; units: string }>(
         db.url,
         `select count(*) filter (where sp > mrp or sp <= 0 or unit_quantity <= 0) as bad, count(distinct unit_quantity) as units from product_variant`,
       );
       expect(catalog.bad).toBe('0');
       expect(Number(catalog.units)).toBeGreaterThan(3);
+    });
+
+    it('gives every workspace schemes (every target, scope and state, budgets) and every order what the engine gives its cart on its day, in creation order', async () => {
+      const schemes = await query<Record<string, any>>(
+        db.url,
+        `select s.*, to_char(s.valid_from, 'YYYY-MM-DD') as vf, to_char(s.valid_to, 'YYYY-MM-DD') as vt from scheme s order by s.organization_id, s.id`,
+      );
+      expect(schemes).toHaveLength(6 * ORGS);
+      expect(new Set(schemes.map((s) => s.target_kind))).toEqual(new Set([1, 2, 3]));
+      expect(new Set(schemes.map((s) => s.scope))).toEqual(new Set([1, 2, 3, 4]));
+      expect(new Set(schemes.map((s) => s.kind))).toEqual(new Set([1, 2]));
+      expect(schemes.filter((s) => s.status === 2)).toHaveLength(ORGS);
+      expect(schemes.filter((s) => s.vf > TODAY)).toHaveLength(ORGS);
+      expect(schemes.filter((s) => s.vt !== null && s.vt < TODAY)).toHaveLength(2 * ORGS);
+      expect(schemes.filter((s) => s.budget_kind !== null)).toHaveLength(2 * ORGS);
+      const variants = await query<{ id: number; sp: string; product_id: number; class_id: number }>(
+        db.url,
+        'select v.id, v.sp, v.product_id, p.product_class_id as class_id from product_variant v join product p on p.id = v.product_id',
+      );
+      const variantOf = new Map(variants.map((v) => [v.id, v]));
+      const freeVariants = new Map(variants.map((v) => [v.id, { active: true, unitPaise: Math.round(Number(v.sp) * 100) }]));
+      const orders = await query<{ id: number; organization_id: number; day: string; total: string; customer_id: number; user_type: number; town_id: number | null; route_id: number | null }>(
+        db.url,
+        `select o.id, o.organization_id, to_char(o.order_date, 'YYYY-MM-DD') as day, o.total_amount as total, o.customer_id, u.user_type, u.town_id, u.route_id
+           from sales_order o join app_user u on u.id = o.customer_id
+          order by o.organization_id, split_part(o.order_code, '-', 3)::int`,
+      );
+      const items = await query<{ order_id: number; product_variant_id: number; quantity: number; unit_price: string; amount: string; discount_amount: string; scheme_id: number | null }>(
+        db.url,
+        'select order_id, product_variant_id, quantity, unit_price, amount, discount_amount, scheme_id from order_item order by order_id, id',
+      );
+      const uses = await query<{ order_id: number; scheme_id: number; amount: string; units: number; reversal: boolean }>(db.url, 'select * from scheme_use order by order_id, scheme_id');
+      const byOrder = <T extends { order_id: number }>(rows: T[]) => {
+        const m = new Map<number, T[]>();
+        for (const r of rows) m.set(r.order_id, [...(m.get(r.order_id) ?? []), r]);
+        return m;
+      };
+      const itemsOf = byOrder(items);
+      const usesOf = byOrder(uses);
+      expect(uses.filter((u) => u.reversal)).toEqual([]);
+      const used = new Map<number, number>();
+      const applied = new Map<number, number>();
+      const paise = (v: string | number) => Math.round(Number(v) * 100);
+      for (const o of orders) {
+        const rules: SchemeRule[] = schemes
+          .filter((s) => s.organization_id === o.organization_id)
+          .map((s) => ({
+            id: s.id, code: s.code, name: s.name, kind: s.kind, targetKind: s.target_kind, targetId: s.target_id, scope: s.scope, scopeIds: s.scope_ids,
+            validFrom: s.vf, validTo: s.vt, priority: s.priority, stackable: s.stackable, status: s.status, budgetKind: s.budget_kind,
+            budget: s.budget === null ? null : s.budget_kind === 2 ? Number(s.budget) : paise(s.budget),
+            used: used.get(s.id) ?? 0, slabs: s.slabs,
+          }));
+        const lines = itemsOf.get(o.id)!;
+        const paid = lines.filter((l) => l.scheme_id === null);
+        const evaluation = evaluate({
+          buyer: { id: o.customer_id, userType: o.user_type, townId: o.town_id, routeId: o.route_id },
+          day: o.day,
+          lines: paid.map((l) => {
+            const v = variantOf.get(l.product_variant_id)!;
+            return { variantId: v.id, productId: v.product_id, productClassId: v.class_id, quantity: l.quantity, unitPaise: paise(l.unit_price) };
+          }),
+          rules,
+          freeVariants,
+        });
+        expect(paid.map((l) => [paise(l.discount_amount), paise(l.amount)]), `order ${o.id}`).toEqual(evaluation.lines.map((l) => [l.discountPaise, l.amountPaise]));
+        expect(lines.filter((l) => l.scheme_id !== null).map((l) => [l.product_variant_id, l.quantity, l.scheme_id]), `order ${o.id}`).toEqual(
+          evaluation.free.map((f) => [f.variantId, f.quantity, f.schemeId]),
+        );
+        expect(paise(o.total)).toBe(evaluation.totalPaise);
+        const outcomes = evaluation.schemes.filter((s) => s.applied).sort((a, b) => a.schemeId - b.schemeId);
+        expect((usesOf.get(o.id) ?? []).map((u) => [u.scheme_id, paise(u.amount), u.units]), `order ${o.id}`).toEqual(outcomes.map((s) => [s.schemeId, s.amountPaise, s.freeUnits]));
+        for (const s of outcomes) {
+          const rule = rules.find((r) => r.id === s.schemeId)!;
+          used.set(s.schemeId, (used.get(s.schemeId) ?? 0) + (rule.budgetKind === 2 ? s.freeUnits : s.amountPaise));
+          applied.set(s.schemeId, (applied.get(s.schemeId) ?? 0) + 1);
+        }
+      }
+      // Every scheme that could apply to the two years of orders did, somewhere; the class discount's budget ran out.
+      for (const s of schemes.filter((x) => x.status === 1 && x.vf <= TODAY && !x.code.startsWith('RTE'))) expect(applied.get(s.id) ?? 0, s.code).toBeGreaterThan(0);
+      for (const s of schemes.filter((x) => x.code.startsWith('CLS'))) expect(used.get(s.id), s.code).toBe(paise(s.budget));
     });
 
     it('dates orders over the two years before today, each created on its own local day, numbered in creation order', async () => {
