@@ -87,7 +87,9 @@ numbered as (
               when (a4 / 100) % 100 < 92 then 'cheque' when (a4 / 100) % 100 < 95 then 'card' end as mode_of_payment,
          case when (a4 / 10000) % 100 < 60 then order_date + 1 + (a4 / 10000) % 2 end as delivery_date,
          (a4 / 1000000) % 100 as creator_draw,
-         :staff[1 + c4 % :ns] as staff_creator
+         :staff[1 + c4 % :ns] as staff_creator,
+         -- Two in a hundred orders of the last year fulfil a FOC request (foc-sql.ts): zero-priced, no scheme.
+         (order_date >= :foc_from and (c4 / 65536) % 100 < 2) as foc
     from timed t
 ),
 drawn_lines as (
@@ -118,6 +120,7 @@ cart as materialized (
   select l.seq, l.t0, l.k, l.variant_id, l.unit_paise, l.quantity, l.product_id, l.class_id, l.quantity::bigint * l.unit_paise as gross,
          n.order_date, n.by_distributor, n.town_id, n.route_id
     from lines l join numbered n using (seq)
+   where not n.foc
 ),
 -- The class discount: percent of each line of the class, half-up per line, the slab by the class's quantity;
 -- its amount budget taken line by line in creation order (what is used is min(running sum wanted, budget)).
@@ -167,6 +170,11 @@ priced as (
     from cart c
     left join s1_lines s1 on s1.seq = c.seq and s1.k = c.k
     left join s3_lines s3 on s3.seq = c.seq and s3.k = c.k
+  union all
+  -- A FOC order's lines are given, not sold: at 0.
+  select l.seq, l.t0, l.k, l.variant_id, 0, l.quantity, 0, 0
+    from lines l join numbered n using (seq)
+   where n.foc
 ),
 free_lines as (
   select seq, 1 as ord, :s2_variant as variant_id, units::int as quantity, :s2_id as scheme_id from s2_orders where units > 0
@@ -186,7 +194,7 @@ totals as (
 ),
 orders as (
   select n.*, t.total_paise, t.items,
-         case when creator_draw < 45 then customer_id when creator_draw < 92 then staff_creator end as created_by,
+         case when foc then :admin when creator_draw < 45 then customer_id when creator_draw < 92 then staff_creator end as created_by,
          case status when ${OrderStatus.INITIATED} then t0 when ${OrderStatus.FORWARDED} then t1 when ${OrderStatus.APPROVED} then t2 else t3 end as last_change
     from numbered n join totals t using (seq)
 ),
@@ -232,7 +240,7 @@ payment_plan as (
          o.t3 + (1800 + o.c2 % 864000) * interval '1 second' as at1,
          o.t3 + (1800 + o.c2 % 864000 + 86400 + o.c3 % 1728000) * interval '1 second' as at2
     from orders o join ins_orders i using (seq)
-   where o.status = ${OrderStatus.DELIVERED}
+   where o.status = ${OrderStatus.DELIVERED} and o.total_paise > 0
 ),
 payments as (
   select pp.order_id, pp.seq, k,
@@ -266,7 +274,8 @@ select (select count(*) from ins_orders)::int as orders,
        (select count(*) from ins_items)::int as items,
        (select count(*) from ins_history)::int as history,
        (select count(*) from ins_payments)::int as payments,
-       (select count(*) from ins_uses)::int as uses`;
+       (select count(*) from ins_uses)::int as uses,
+       (select coalesce(array_agg(i.id order by i.id), '{}') from ins_orders i join numbered n using (seq) where n.foc) as foc_orders`;
 
 /**
  * The statement's parameters, by name. They are used directly in the expressions (never through a
@@ -322,6 +331,8 @@ const PARAMETERS: Record<string, string> = {
   s6_free: '($47::int[])',
   s6_fv: '$48::int',
   s6_fsp: '$49::bigint',
+  foc_from: '$50::date',
+  admin: '$51::int',
   nd: 'cardinality($7::int[])',
   nr: 'cardinality($10::int[])',
   ns: 'cardinality($13::int[])',
@@ -342,12 +353,12 @@ export async function insertOrders(
   client: ClientBase,
   options: { key: string; ids: WorkspaceIds; ordersPerOrg: number; asOf: string; timeZone: string; schemes: SeedSchemeParams },
   counts: RowCounts,
-): Promise<void> {
+): Promise<{ focOrderIds: number[] }> {
   const { ids } = options;
-  if (options.ordersPerOrg === 0) return;
+  if (options.ordersPerOrg === 0) return { focOrderIds: [] };
   if (ids.variants.length < 8) throw new Error('a seeded workspace needs at least 8 variants');
   const [row] = (
-    await client.query<{ orders: number; items: number; history: number; payments: number; uses: number }>(ORDERS_SQL, [
+    await client.query<{ orders: number; items: number; history: number; payments: number; uses: number; foc_orders: number[] }>(ORDERS_SQL, [
       options.key,
       ids.organizationId,
       options.ordersPerOrg,
@@ -368,6 +379,8 @@ export async function insertOrders(
       ids.variants.map((v) => v.productId),
       ids.variants.map((v) => v.classId),
       ...schemeArguments(options.schemes),
+      addDays(options.asOf, -365),
+      ids.adminUserId,
     ])
   ).rows;
   counts.sales_order = (counts.sales_order ?? 0) + row.orders;
@@ -375,6 +388,7 @@ export async function insertOrders(
   counts.order_status_history = (counts.order_status_history ?? 0) + row.history;
   counts.payment = (counts.payment ?? 0) + row.payments;
   counts.scheme_use = (counts.scheme_use ?? 0) + row.uses;
+  return { focOrderIds: row.foc_orders };
 }
 
 /** $20 … $49 of the statement: the seeded schemes (schemes-sql.ts). */

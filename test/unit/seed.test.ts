@@ -185,16 +185,18 @@ describe('npm run seed', () => {
       expect(Number(bad.n)).toBe(0);
     });
 
-    it('prices every line at its variant selling price less its scheme discount; the total is the sum of its 1-8 paid lines, of different variants, and free lines', async () => {
+    it('prices every line at its variant selling price (0 on a FOC order) less its scheme discount; the total is the sum of its 1-8 paid lines, of different variants, and free lines', async () => {
       const [check] = await query<Record<string, string>>(
         db.url,
         `with lines as (
            select i.order_id, count(*) as n, count(*) filter (where i.scheme_id is null) as paid,
                   count(distinct i.product_variant_id) filter (where i.scheme_id is null) as variants, sum(i.amount) as total,
-                  count(*) filter (where i.scheme_id is null and (i.unit_price <> v.sp or i.amount <> i.quantity * i.unit_price - i.discount_amount
+                  count(*) filter (where i.scheme_id is null and (i.unit_price <> case when f.id is null then v.sp else 0 end or i.amount <> i.quantity * i.unit_price - i.discount_amount
                                    or i.discount_amount < 0 or i.amount < 0 or i.quantity < 1)) as mispriced,
                   count(*) filter (where i.scheme_id is not null and (i.unit_price <> 0 or i.amount <> 0 or i.discount_amount <> 0 or i.quantity < 1)) as bad_free
-             from order_item i join product_variant v on v.id = i.product_variant_id group by i.order_id)
+             from order_item i join product_variant v on v.id = i.product_variant_id
+             left join foc_request f on f.organization_id = i.organization_id and f.fulfilled_order_id = i.order_id
+            group by i.order_id)
          select count(*) as orders,
                 count(*) filter (where l.total is distinct from o.total_amount) as wrong_total,
                 count(*) filter (where l.n is distinct from o.items_count) as wrong_count,
@@ -231,9 +233,10 @@ describe('npm run seed', () => {
       );
       const variantOf = new Map(variants.map((v) => [v.id, v]));
       const freeVariants = new Map(variants.map((v) => [v.id, { active: true, unitPaise: Math.round(Number(v.sp) * 100) }]));
-      const orders = await query<{ id: number; organization_id: number; day: string; total: string; customer_id: number; user_type: number; town_id: number | null; route_id: number | null }>(
+      const orders = await query<{ id: number; organization_id: number; day: string; total: string; customer_id: number; user_type: number; town_id: number | null; route_id: number | null; foc: boolean }>(
         db.url,
-        `select o.id, o.organization_id, to_char(o.order_date, 'YYYY-MM-DD') as day, o.total_amount as total, o.customer_id, u.user_type, u.town_id, u.route_id
+        `select o.id, o.organization_id, to_char(o.order_date, 'YYYY-MM-DD') as day, o.total_amount as total, o.customer_id, u.user_type, u.town_id, u.route_id,
+                exists (select 1 from foc_request f where f.organization_id = o.organization_id and f.fulfilled_order_id = o.id) as foc
            from sales_order o join app_user u on u.id = o.customer_id
           order by o.organization_id, split_part(o.order_code, '-', 3)::int`,
       );
@@ -254,6 +257,12 @@ describe('npm run seed', () => {
       const applied = new Map<number, number>();
       const paise = (v: string | number) => Math.round(Number(v) * 100);
       for (const o of orders) {
+        if (o.foc) {
+          // A FOC order takes no scheme: every line at 0, no free line, no budget used.
+          expect(itemsOf.get(o.id)!.every((l) => l.scheme_id === null && paise(l.amount) === 0 && paise(l.unit_price) === 0 && paise(l.discount_amount) === 0)).toBe(true);
+          expect(usesOf.get(o.id) ?? []).toEqual([]);
+          continue;
+        }
         const rules: SchemeRule[] = schemes
           .filter((s) => s.organization_id === o.organization_id)
           .map((s) => ({
@@ -290,6 +299,57 @@ describe('npm run seed', () => {
       // Every scheme that could apply to the two years of orders did, somewhere; the class discount's budget ran out.
       for (const s of schemes.filter((x) => x.status === 1 && x.vf <= TODAY && !x.code.startsWith('RTE'))) expect(applied.get(s.id) ?? 0, s.code).toBeGreaterThan(0);
       for (const s of schemes.filter((x) => x.code.startsWith('CLS'))) expect(used.get(s.id), s.code).toBe(paise(s.budget));
+    });
+
+    it('gives every workspace FOC requests in every state, approvals by its policy, and the fulfilled ones zero-priced orders of their very lines', async () => {
+      const [policy] = await query<Record<string, string>>(
+        db.url,
+        `select count(distinct p.organization_id) as workspaces,
+                count(*) filter (where t.tier = 1 and t.min_amount = 2000) as tier1, count(*) filter (where t.tier = 2 and t.min_amount = 20000 and t.approver_user_id is not null) as tier2
+           from approval_policy p join approval_policy_tier t on t.approval_policy_id = p.id where p.kind = 'foc'`,
+      );
+      expect(policy).toEqual({ workspaces: String(ORGS), tier1: String(ORGS), tier2: String(ORGS) });
+      const states = await query<{ organization_id: number; status: number; n: string }>(db.url, 'select organization_id, status, count(*) as n from foc_request group by 1, 2 order by 1, 2');
+      for (const w of first.workspaces) expect(states.filter((x) => x.organization_id === w.id).map((x) => x.status), w.slug).toEqual([1, 2, 3, 4, 5]);
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `with req as (
+           select f.*, a.status as a_status, a.current_tier, a.decided_at, a.amount, a.entity_id, a.kind, a.requested_by_user_id as a_by,
+                  (select count(*) from approval_policy_tier t join approval_policy p on p.id = t.approval_policy_id
+                    where p.organization_id = f.organization_id and p.kind = 'foc' and f.total_cost >= t.min_amount) as tiers,
+                  (select count(*) from approval_step s where s.approval_id = a.id) as steps,
+                  (select string_agg(s.status::text, '' order by s.tier) from approval_step s where s.approval_id = a.id) as step_states,
+                  (select sum(l.amount) from foc_request_line l where l.foc_request_id = f.id) as lines_total,
+                  (select count(*) from approval_step s where s.approval_id = a.id and (s.acted_by_user_id = f.requested_by_user_id
+                     or (s.status in (3, 4)) <> (s.acted_by_user_id is not null) or s.acted_at < f.created_at or s.acted_at >= $1::date)) as steps_off
+             from foc_request f join approval a on a.id = f.approval_id and a.organization_id = f.organization_id)
+         select count(*) as requests,
+                count(*) filter (where kind <> 'foc' or entity_id <> id or amount <> total_cost or a_by is distinct from requested_by_user_id or lines_total <> total_cost) as approval_off,
+                count(*) filter (where steps <> tiers) as tiers_off,
+                count(*) filter (where not (
+                  (status = 1 and a_status = 1 and current_tier between 1 and tiers and decided_at is null and step_states ~ '^3*21*$') or
+                  (status in (2, 4) and a_status = 2 and current_tier is null and coalesce(step_states, '') ~ '^3*$') or
+                  (status = 3 and a_status = 3 and step_states ~ '^3*45*$') or
+                  (status = 5 and a_status in (2, 4) and cancelled_at is not null and (a_status = 2 or step_states ~ '^3*5+$')))) as states_off,
+                count(*) filter (where (status = 4) <> (fulfilled_order_id is not null) or (status = 4) <> (fulfilled_at is not null) or fulfilled_at < decided_at) as fulfilment_off,
+                count(*) filter (where created_at >= $1::date or coalesce(decided_at, created_at) >= $1::date) as late
+           from req`,
+        [TODAY],
+      );
+      expect(check).toMatchObject({ approval_off: '0', tiers_off: '0', states_off: '0', fulfilment_off: '0', late: '0' });
+      // The fulfilled ones' orders: placed when fulfilled, by an administrator, for the customer, the request's lines at 0, no payment, no ledger debit.
+      const [orders] = await query<Record<string, string>>(
+        db.url,
+        `select count(*) as fulfilled,
+                count(*) filter (where o.customer_id <> f.customer_id or o.created_at <> f.fulfilled_at or o.total_amount <> 0 or u.user_type <> 0
+                  or (select string_agg(i.product_variant_id || 'x' || i.quantity, ',' order by i.product_variant_id) from order_item i where i.order_id = o.id)
+                     is distinct from (select string_agg(l.product_variant_id || 'x' || l.quantity, ',' order by l.product_variant_id) from foc_request_line l where l.foc_request_id = f.id)
+                  or exists (select 1 from payment p where p.order_id = o.id) or exists (select 1 from ledger_entry e where e.order_id = o.id)) as off
+           from foc_request f join sales_order o on o.id = f.fulfilled_order_id and o.organization_id = f.organization_id
+           left join app_user u on u.id = o.created_by_user_id`,
+      );
+      expect(Number(orders.fulfilled)).toBeGreaterThan(0);
+      expect(orders.off).toBe('0');
     });
 
     it('dates orders over the two years before today, each created on its own local day, numbered in creation order', async () => {
