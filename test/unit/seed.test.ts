@@ -763,6 +763,69 @@ describe('npm run seed', () => {
       expect(monthly.statusCode, monthly.body).toBe(200);
     });
 
+    it('POST /schemes/preview of the cart of a seeded order on its day gives what the order carries (orders under schemes without a budget)', async () => {
+      // Budgeted schemes' previews read today's consumption, so the sample is of orders whose schemes have no budget.
+      const sample = await query<{ id: number; customer_id: number; day: string }>(
+        db.url,
+        `select o.id, o.customer_id, to_char(o.order_date, 'YYYY-MM-DD') as day
+           from sales_order o
+          where o.organization_id = $1
+            and exists (select 1 from scheme_use u where u.order_id = o.id)
+            and not exists (select 1 from scheme_use u join scheme s on s.id = u.scheme_id where u.order_id = o.id and s.budget_kind is not null)
+            and not exists (select 1 from order_item i join scheme s on s.organization_id = i.organization_id and s.target_kind = 1 and s.target_id = i.product_variant_id
+                             where i.order_id = o.id and s.budget_kind is not null and i.scheme_id is null)
+          order by o.id limit 5`,
+        [ws.organizationId],
+      );
+      expect(sample.length).toBeGreaterThan(0);
+      for (const o of sample) {
+        const items = await query<{ product_variant_id: number; quantity: number; discount_amount: string; amount: string; scheme_id: number | null }>(
+          db.url,
+          'select product_variant_id, quantity, discount_amount, amount, scheme_id from order_item where order_id = $1 order by id',
+          [o.id],
+        );
+        const paid = items.filter((i) => i.scheme_id === null);
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/schemes/preview',
+          apiKey: key,
+          payload: { customer_id: o.customer_id, date: o.day, items: paid.map((i) => ({ product_variant_id: i.product_variant_id, quantity: i.quantity })) },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const p = res.json().data;
+        expect(p.lines.map((l: any) => [l.discount_amount, l.amount]), `order ${o.id}`).toEqual(paid.map((i) => [Number(i.discount_amount), Number(i.amount)]));
+        expect(p.free_lines.map((f: any) => [f.product_variant_id, f.quantity, f.scheme_id])).toEqual(items.filter((i) => i.scheme_id !== null).map((i) => [i.product_variant_id, i.quantity, i.scheme_id]));
+      }
+    });
+
+    it('the FOC list shows the seeded requests, and one pending at the tier of the first administrator is approved through the API as any other', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/v1/foc/requests?limit=100', apiKey: key });
+      expect(res.statusCode, res.body).toBe(200);
+      const listed = res.json();
+      const [{ n }] = await query<{ n: string }>(db.url, 'select count(*) as n from foc_request where organization_id = $1', [ws.organizationId]);
+      expect(listed.data.length).toBe(Number(n));
+      const fulfilled = listed.data.find((r: any) => r.fulfilled_order_id !== null);
+      const order = await t.request({ method: 'GET', url: `/api/v1/orders/${fulfilled.fulfilled_order_id}`, apiKey: key });
+      expect(order.statusCode, order.body).toBe(200);
+      expect(order.json().data.order_total_amount).toBe(0);
+      // The request pending at tier 2 is the first administrator's to decide: the inbox has it, and approving it approves the request.
+      const [pending] = await query<{ id: number; approval_id: number }>(
+        db.url,
+        'select f.id, f.approval_id from foc_request f join approval a on a.id = f.approval_id where f.organization_id = $1 and a.status = 1 and a.current_tier = 2 order by f.id limit 1',
+        [ws.organizationId],
+      );
+      expect(pending).toBeDefined();
+      // A fresh session (the sign-in test above started another, which ends this one).
+      const token = await signIn(t, ws, ws.adminId);
+      const inbox = await t.request({ method: 'GET', url: '/api/v1/approvals/inbox', token });
+      expect(inbox.statusCode, inbox.body).toBe(200);
+      expect(inbox.json().data.map((a: any) => a.id)).toContain(pending.approval_id);
+      const approve = await t.request({ method: 'POST', url: `/api/v1/approvals/${pending.approval_id}/approve`, token, payload: { comment: 'ok' } });
+      expect(approve.statusCode, approve.body).toBe(200);
+      const after = await t.request({ method: 'GET', url: `/api/v1/foc/requests/${pending.id}`, apiKey: key });
+      expect(after.json().data.status).toBe(2);
+    });
+
     it('an order created through the API afterwards gets the next number', async () => {
       const [customer] = await query<{ id: number }>(
         db.url,
