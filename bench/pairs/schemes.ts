@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BenchContext } from '../lib/bench-context';
-import { issueKeys } from '../lib/bench-database';
+import { BENCH_DATA_DIR, issueKeys } from '../lib/bench-database';
+import type { Statement } from '../lib/sql-capture';
 import { figure, ratioAtMost, reported, type Figure } from '../lib/report';
 import { median, percentile } from '../lib/stats';
 
@@ -84,7 +87,7 @@ async function createOrders(ctx: BenchContext, w: World, n: number, expectScheme
     const text = await res.text();
     times.push(performance.now() - started);
     if (res.status !== 201) throw new Error(`POST /orders answered ${res.status}: ${text.slice(0, 300)}`);
-    if (i === 0) {
+    if (i === 0 && n > 1) {
       const count = (JSON.parse(text) as { data: { order_items_count?: number; items_count?: number } }).data;
       const lines = count.order_items_count ?? count.items_count;
       if (lines !== undefined && (lines > w.cart.length) !== expectSchemes) throw new Error(`an order ${expectSchemes ? 'with' : 'without'} schemes had ${lines} lines`);
@@ -94,7 +97,7 @@ async function createOrders(ctx: BenchContext, w: World, n: number, expectScheme
 }
 
 /** Statements one order creation sends (in-process app, same key). */
-async function statementsPerOrder(ctx: BenchContext, w: World): Promise<number> {
+async function statementsPerOrder(ctx: BenchContext, w: World): Promise<Statement[]> {
   const payload = JSON.stringify({ user_id: w.customerId, items: w.cart.map(([v, q]) => ({ product_variant_id: v, quantity: q })) });
   const send = () => ctx.app.inject({ method: 'POST', url: '/api/v1/orders', headers: { 'x-api-key': w.key, 'content-type': 'application/json' }, payload });
   await send();
@@ -103,7 +106,7 @@ async function statementsPerOrder(ctx: BenchContext, w: World): Promise<number> 
     status = (await send()).statusCode;
   });
   if (status !== 201) throw new Error(`POST /orders (in-process) answered ${status}`);
-  return statements.length;
+  return statements;
 }
 
 /**
@@ -111,7 +114,8 @@ async function statementsPerOrder(ctx: BenchContext, w: World): Promise<number> 
  * `POST /api/v1/orders` of the same 3-line cart, one at a time over HTTP, in the first API workspace
  * with the pair's three schemes active (all three apply: a free line and two stacked discounts) and
  * with them disabled (the workspace then has no active scheme: the seed's are off during the pair).
- * Rounds alternate the two sides, baseline first, after a warm-up of each; p50 and p95 over every
+ * After a warm-up of each side, the two alternate order by order (baseline first; switching the
+ * schemes between them is not timed), ORDERS_PER_ROUND a side per round; p50 and p95 over every
  * order of a side.
  */
 export async function measureSchemes(ctx: BenchContext): Promise<Figure[]> {
@@ -132,12 +136,21 @@ export async function measureSchemes(ctx: BenchContext): Promise<Figure[]> {
     const applied = (await usesOf()) - before;
     if (applied !== 3 * WARM_UP) throw new Error(`the three schemes applied ${applied} times to ${WARM_UP} orders, not ${3 * WARM_UP}`);
     await setStatus(ctx, w.organizationId, w.schemeIds, 2);
-    const statementsWithout = await statementsPerOrder(ctx, w);
+    const sqlWithout = await statementsPerOrder(ctx, w);
     await setStatus(ctx, w.organizationId, w.schemeIds, 1);
-    const statementsWith = await statementsPerOrder(ctx, w);
+    const sqlWith = await statementsPerOrder(ctx, w);
+    // The statements of each side, to read (written each run).
+    writeFileSync(path.join(BENCH_DATA_DIR, 'schemes-sql.json'), JSON.stringify({ without: sqlWithout.map((x) => x.text), with: sqlWith.map((x) => x.text) }, null, 2));
+    const statementsWithout = sqlWithout.length;
+    const statementsWith = sqlWith.length;
     for (let round = 1; round <= ctx.rounds; round += 1) {
-      const b = await side(false, ORDERS_PER_ROUND);
-      const o = await side(true, ORDERS_PER_ROUND);
+      // Order by order, alternating (the switch between them untimed), so a busy spell of the shared machine falls on both sides alike.
+      const b: number[] = [];
+      const o: number[] = [];
+      for (let i = 0; i < ORDERS_PER_ROUND; i += 1) {
+        b.push(...(await side(false, 1)));
+        o.push(...(await side(true, 1)));
+      }
       without.push(...b);
       withSchemes.push(...o);
       ctx.log(`  schemes round ${round}: without p50 ${median(b).toFixed(1)} ms · with 3 schemes p50 ${median(o).toFixed(1)} ms`);
