@@ -7,7 +7,7 @@ import { figure, ratioAtMost, reported, type Figure } from '../lib/report';
 import { median, percentile } from '../lib/stats';
 
 /** Orders created a side per round, one at a time. */
-const ORDERS_PER_ROUND = 40;
+const ORDERS_PER_ROUND = 100;
 const WARM_UP = 10;
 /** The pair's schemes, by code (found again on a later run). */
 const CODES = ['BENCH-FREE', 'BENCH-CLASS', 'BENCH-PRODUCT'] as const;
