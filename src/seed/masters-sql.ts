@@ -18,8 +18,10 @@ export interface WorkspaceIds {
   /** Active admins and employees (who move orders along and record payments). */
   staff: number[];
   productionUnits: number[];
-  /** Every variant, in SKU order: id and selling price in paise. */
-  variants: Array<{ id: number; spPaise: number }>;
+  /** Every variant, in SKU order: id, selling price in paise, its product and product class. */
+  variants: Array<{ id: number; spPaise: number; productId: number; classId: number }>;
+  /** Every town, with its routes, in plan order. */
+  towns: Array<{ id: number; routeIds: number[] }>;
   adminUserId: number;
 }
 
@@ -126,13 +128,14 @@ export async function insertMasters(client: ClientBase, plan: WorkspacePlanRows,
   const productId = new Map(productRows.map((r) => [r.name, r.id]));
 
   const v = p.flatMap((x) => x.variants.map((variant) => ({ ...variant, productId: productId.get(x.name)! })));
-  const variantRows = await rows<{ id: number; item_sku_code: string; sp: string }>(
+  const classOfProduct = new Map(p.map((x) => [productId.get(x.name)!, classIds[x.classIndex]]));
+  const variantRows = await rows<{ id: number; item_sku_code: string; sp: string; product_id: number }>(
     client,
     `insert into product_variant (organization_id, product_id, variant_name, item_sku_code, mrp, sp, variant_size, variant_quantity, container_quantity, unit_quantity, created_at, updated_at)
      select $1, product_id, name, sku, mrp, sp, size, 1, container_quantity, unit_quantity, $10, $10
        from unnest($2::int[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::text[], $8::int[], $9::numeric[])
             as v(product_id, name, sku, mrp, sp, size, container_quantity, unit_quantity)
-     returning id, item_sku_code, sp`,
+     returning id, item_sku_code, sp, product_id`,
     [
       organizationId,
       v.map((x) => x.productId),
@@ -189,7 +192,8 @@ export async function insertMasters(client: ClientBase, plan: WorkspacePlanRows,
     productionUnits: plan.productionUnits.map((name) => unitRows.find((row) => row.name === name)!.id),
     variants: [...variantRows]
       .sort((a, b) => (a.item_sku_code < b.item_sku_code ? -1 : a.item_sku_code > b.item_sku_code ? 1 : 0))
-      .map((r) => ({ id: r.id, spPaise: Math.round(Number(r.sp) * 100) })),
+      .map((r) => ({ id: r.id, spPaise: Math.round(Number(r.sp) * 100), productId: r.product_id, classId: classOfProduct.get(r.product_id)! })),
+    towns: townIds.map((id, ti) => ({ id, routeIds: [...(routeIds[ti] ?? [])] })),
     adminUserId: userId.get(u[0].phone)!,
   };
 }

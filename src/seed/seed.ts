@@ -8,6 +8,8 @@ import { insertOrders } from './orders-sql';
 import { insertFieldForce } from './field-force-sql';
 import { insertLedgerNotes } from './ledger-sql';
 import { insertCrates } from './crates-sql';
+import { insertSchemes } from './schemes-sql';
+import { insertFoc } from './foc-sql';
 import { indexOfSlug, planWorkspace, seededPhone, workspaceIdOf, workspaceSlug } from './workspace-plan';
 
 /** The password of every seeded user (printed in the summary). */
@@ -30,10 +32,12 @@ export const SEEDED_TABLES = [
   'product_class',
   'product',
   'product_variant',
+  'scheme',
   'sales_order',
   'order_item',
   'order_status_history',
   'payment',
+  'scheme_use',
   'no_sale_reason',
   'beat_plan',
   'beat_plan_outlet',
@@ -44,6 +48,12 @@ export const SEEDED_TABLES = [
   'ledger_entry',
   'crate_type',
   'crate_movement',
+  'approval_policy',
+  'approval_policy_tier',
+  'foc_request',
+  'foc_request_line',
+  'approval',
+  'approval_step',
   'tenant_counter',
 ] as const;
 
@@ -328,10 +338,12 @@ async function seedOne(
     // may, the foreign-key triggers (most of the time otherwise) are skipped for this transaction.
     if (w.skipChecks) await client.query('set local session_replication_role = replica');
     const ids = await insertMasters(client, plan, w.passwordHash, counts);
-    await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone }, counts);
+    const schemes = await insertSchemes(client, { key: `${w.seed}:${w.index}`, ids, asOf: w.asOf, ordersPerOrg: w.ordersPerOrg }, counts);
+    const { focOrderIds } = await insertOrders(client, { key: `${w.seed}:${w.index}`, ids, ordersPerOrg: w.ordersPerOrg, asOf: w.asOf, timeZone: plan.config.timeZone, schemes }, counts);
     await insertFieldForce(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
     await insertCrates(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId }, counts);
     await insertLedgerNotes(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf }, counts);
+    await insertFoc(client, { key: `${w.seed}:${w.index}`, organizationId: ids.organizationId, asOf: w.asOf, focOrderIds, adminUserId: ids.adminUserId }, counts);
     // The order counter continues after the last seeded order, so the next API order gets the next number.
     const counters: Array<[string, number]> = [
       ...(w.ordersPerOrg > 0 ? ([['order', w.ordersPerOrg]] as Array<[string, number]>) : []),

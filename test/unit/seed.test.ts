@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/domains/auth/passwords';
+import { evaluate, type SchemeRule } from '../../src/domains/schemes/scheme-engine';
 import { runSeed } from '../../src/seed/main';
 import { SEEDED_TABLES, SEED_PASSWORD, seedWorkspaces, seededWorkspaces, type SeedSummary } from '../../src/seed/seed';
 import { SeedUsageError } from '../../src/seed/args';
@@ -57,10 +58,15 @@ async function digest(url: string): Promise<Record<string, string>> {
          from sales_order so join organization o on o.id = so.organization_id join app_user cu on cu.id = so.customer_id
          left join town t on t.id = so.town_id left join route rt on rt.id = so.route_id
          left join production_unit pu on pu.id = so.production_unit_id left join app_user cb on cb.id = so.created_by_user_id) as orders,
-      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, v.item_sku_code, i.quantity, i.unit_price, i.amount, i.created_at),
-                  ',' order by o.slug, so.order_code, v.item_sku_code))
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, v.item_sku_code, i.quantity, i.unit_price, i.amount, i.discount_amount, sc.code, i.created_at),
+                  ',' order by o.slug, so.order_code, v.item_sku_code, sc.code nulls first))
          from order_item i join sales_order so on so.id = i.order_id join organization o on o.id = i.organization_id
-         join product_variant v on v.id = i.product_variant_id) as items,
+         join product_variant v on v.id = i.product_variant_id left join scheme sc on sc.id = i.scheme_id) as items,
+      (select md5(string_agg(concat_ws('|', o.slug, s.code, s.name, s.kind, s.target_kind, s.scope, s.valid_from, s.valid_to, s.priority, s.stackable,
+                  s.budget_kind, s.budget, s.status, s.created_at), ',' order by o.slug, s.code))
+         from scheme s join organization o on o.id = s.organization_id) as schemes,
+      (select md5(string_agg(concat_ws('|', o.slug, so.order_code, s.code, u.amount, u.units, u.reversal), ',' order by o.slug, so.order_code, s.code))
+         from scheme_use u join organization o on o.id = u.organization_id join scheme s on s.id = u.scheme_id join sales_order so on so.id = u.order_id) as scheme_uses,
       (select md5(string_agg(concat_ws('|', o.slug, so.order_code, h.from_status, h.to_status, h.changed_at, u.primary_contact_number),
                   ',' order by o.slug, so.order_code, h.to_status))
          from order_status_history h join sales_order so on so.id = h.order_id join organization o on o.id = h.organization_id
@@ -179,28 +185,171 @@ describe('npm run seed', () => {
       expect(Number(bad.n)).toBe(0);
     });
 
-    it('prices every line at its variant selling price; the order total is the sum of its 1-8 lines, of different variants', async () => {
+    it('prices every line at its variant selling price (0 on a FOC order) less its scheme discount; the total is the sum of its 1-8 paid lines, of different variants, and free lines', async () => {
       const [check] = await query<Record<string, string>>(
         db.url,
         `with lines as (
-           select i.order_id, count(*) as n, count(distinct i.product_variant_id) as variants, sum(i.amount) as total,
-                  count(*) filter (where i.unit_price <> v.sp or i.amount <> i.quantity * i.unit_price or i.quantity < 1) as mispriced
-             from order_item i join product_variant v on v.id = i.product_variant_id group by i.order_id)
+           select i.order_id, count(*) as n, count(*) filter (where i.scheme_id is null) as paid,
+                  count(distinct i.product_variant_id) filter (where i.scheme_id is null) as variants, sum(i.amount) as total,
+                  count(*) filter (where i.scheme_id is null and (i.unit_price <> case when f.id is null then v.sp else 0 end or i.amount <> i.quantity * i.unit_price - i.discount_amount
+                                   or i.discount_amount < 0 or i.amount < 0 or i.quantity < 1)) as mispriced,
+                  count(*) filter (where i.scheme_id is not null and (i.unit_price <> 0 or i.amount <> 0 or i.discount_amount <> 0 or i.quantity < 1)) as bad_free
+             from order_item i join product_variant v on v.id = i.product_variant_id
+             left join foc_request f on f.organization_id = i.organization_id and f.fulfilled_order_id = i.order_id
+            group by i.order_id)
          select count(*) as orders,
                 count(*) filter (where l.total is distinct from o.total_amount) as wrong_total,
                 count(*) filter (where l.n is distinct from o.items_count) as wrong_count,
-                count(*) filter (where l.n < 1 or l.n > 8 or l.variants <> l.n) as wrong_lines,
-                coalesce(sum(l.mispriced), 0) as mispriced,
-                min(l.n) as min_lines, max(l.n) as max_lines
+                count(*) filter (where l.paid < 1 or l.paid > 8 or l.variants <> l.paid) as wrong_lines,
+                coalesce(sum(l.mispriced), 0) as mispriced, coalesce(sum(l.bad_free), 0) as bad_free,
+                min(l.paid) as min_lines, max(l.paid) as max_lines
            from sales_order o left join lines l on l.order_id = o.id`,
       );
-      expect(check).toMatchObject({ orders: '600', wrong_total: '0', wrong_count: '0', wrong_lines: '0', mispriced: '0', min_lines: '1', max_lines: '8' });
+      expect(check).toMatchObject({ orders: '600', wrong_total: '0', wrong_count: '0', wrong_lines: '0', mispriced: '0', bad_free: '0', min_lines: '1', max_lines: '8' });
       const [catalog] = await query<{ bad: string; units: string }>(
         db.url,
         `select count(*) filter (where sp > mrp or sp <= 0 or unit_quantity <= 0) as bad, count(distinct unit_quantity) as units from product_variant`,
       );
       expect(catalog.bad).toBe('0');
       expect(Number(catalog.units)).toBeGreaterThan(3);
+    });
+
+    it('gives every workspace schemes (every target, scope and state, budgets) and every order what the engine gives its cart on its day, in creation order', async () => {
+      const schemes = await query<Record<string, any>>(
+        db.url,
+        `select s.*, to_char(s.valid_from, 'YYYY-MM-DD') as vf, to_char(s.valid_to, 'YYYY-MM-DD') as vt from scheme s order by s.organization_id, s.id`,
+      );
+      expect(schemes).toHaveLength(6 * ORGS);
+      expect(new Set(schemes.map((s) => s.target_kind))).toEqual(new Set([1, 2, 3]));
+      expect(new Set(schemes.map((s) => s.scope))).toEqual(new Set([1, 2, 3, 4]));
+      expect(new Set(schemes.map((s) => s.kind))).toEqual(new Set([1, 2]));
+      expect(schemes.filter((s) => s.status === 2)).toHaveLength(ORGS);
+      expect(schemes.filter((s) => s.vf > TODAY)).toHaveLength(ORGS);
+      expect(schemes.filter((s) => s.vt !== null && s.vt < TODAY)).toHaveLength(2 * ORGS);
+      expect(schemes.filter((s) => s.budget_kind !== null)).toHaveLength(2 * ORGS);
+      const variants = await query<{ id: number; sp: string; product_id: number; class_id: number }>(
+        db.url,
+        'select v.id, v.sp, v.product_id, p.product_class_id as class_id from product_variant v join product p on p.id = v.product_id',
+      );
+      const variantOf = new Map(variants.map((v) => [v.id, v]));
+      const freeVariants = new Map(variants.map((v) => [v.id, { active: true, unitPaise: Math.round(Number(v.sp) * 100) }]));
+      const orders = await query<{ id: number; organization_id: number; day: string; total: string; customer_id: number; user_type: number; town_id: number | null; route_id: number | null; foc: boolean }>(
+        db.url,
+        `select o.id, o.organization_id, to_char(o.order_date, 'YYYY-MM-DD') as day, o.total_amount as total, o.customer_id, u.user_type, u.town_id, u.route_id,
+                exists (select 1 from foc_request f where f.organization_id = o.organization_id and f.fulfilled_order_id = o.id) as foc
+           from sales_order o join app_user u on u.id = o.customer_id
+          order by o.organization_id, split_part(o.order_code, '-', 3)::int`,
+      );
+      const items = await query<{ order_id: number; product_variant_id: number; quantity: number; unit_price: string; amount: string; discount_amount: string; scheme_id: number | null }>(
+        db.url,
+        'select order_id, product_variant_id, quantity, unit_price, amount, discount_amount, scheme_id from order_item order by order_id, id',
+      );
+      const uses = await query<{ order_id: number; scheme_id: number; amount: string; units: number; reversal: boolean }>(db.url, 'select * from scheme_use order by order_id, scheme_id');
+      const byOrder = <T extends { order_id: number }>(rows: T[]) => {
+        const m = new Map<number, T[]>();
+        for (const r of rows) m.set(r.order_id, [...(m.get(r.order_id) ?? []), r]);
+        return m;
+      };
+      const itemsOf = byOrder(items);
+      const usesOf = byOrder(uses);
+      expect(uses.filter((u) => u.reversal)).toEqual([]);
+      const used = new Map<number, number>();
+      const applied = new Map<number, number>();
+      const paise = (v: string | number) => Math.round(Number(v) * 100);
+      for (const o of orders) {
+        if (o.foc) {
+          // A FOC order takes no scheme: every line at 0, no free line, no budget used.
+          expect(itemsOf.get(o.id)!.every((l) => l.scheme_id === null && paise(l.amount) === 0 && paise(l.unit_price) === 0 && paise(l.discount_amount) === 0)).toBe(true);
+          expect(usesOf.get(o.id) ?? []).toEqual([]);
+          continue;
+        }
+        const rules: SchemeRule[] = schemes
+          .filter((s) => s.organization_id === o.organization_id)
+          .map((s) => ({
+            id: s.id, code: s.code, name: s.name, kind: s.kind, targetKind: s.target_kind, targetId: s.target_id, scope: s.scope, scopeIds: s.scope_ids,
+            validFrom: s.vf, validTo: s.vt, priority: s.priority, stackable: s.stackable, status: s.status, budgetKind: s.budget_kind,
+            budget: s.budget === null ? null : s.budget_kind === 2 ? Number(s.budget) : paise(s.budget),
+            used: used.get(s.id) ?? 0, slabs: s.slabs,
+          }));
+        const lines = itemsOf.get(o.id)!;
+        const paid = lines.filter((l) => l.scheme_id === null);
+        const evaluation = evaluate({
+          buyer: { id: o.customer_id, userType: o.user_type, townId: o.town_id, routeId: o.route_id },
+          day: o.day,
+          lines: paid.map((l) => {
+            const v = variantOf.get(l.product_variant_id)!;
+            return { variantId: v.id, productId: v.product_id, productClassId: v.class_id, quantity: l.quantity, unitPaise: paise(l.unit_price) };
+          }),
+          rules,
+          freeVariants,
+        });
+        expect(paid.map((l) => [paise(l.discount_amount), paise(l.amount)]), `order ${o.id}`).toEqual(evaluation.lines.map((l) => [l.discountPaise, l.amountPaise]));
+        expect(lines.filter((l) => l.scheme_id !== null).map((l) => [l.product_variant_id, l.quantity, l.scheme_id]), `order ${o.id}`).toEqual(
+          evaluation.free.map((f) => [f.variantId, f.quantity, f.schemeId]),
+        );
+        expect(paise(o.total)).toBe(evaluation.totalPaise);
+        const outcomes = evaluation.schemes.filter((s) => s.applied).sort((a, b) => a.schemeId - b.schemeId);
+        expect((usesOf.get(o.id) ?? []).map((u) => [u.scheme_id, paise(u.amount), u.units]), `order ${o.id}`).toEqual(outcomes.map((s) => [s.schemeId, s.amountPaise, s.freeUnits]));
+        for (const s of outcomes) {
+          const rule = rules.find((r) => r.id === s.schemeId)!;
+          used.set(s.schemeId, (used.get(s.schemeId) ?? 0) + (rule.budgetKind === 2 ? s.freeUnits : s.amountPaise));
+          applied.set(s.schemeId, (applied.get(s.schemeId) ?? 0) + 1);
+        }
+      }
+      // Every scheme that could apply to the two years of orders did, somewhere; the class discount's budget ran out.
+      for (const s of schemes.filter((x) => x.status === 1 && x.vf <= TODAY && !x.code.startsWith('RTE'))) expect(applied.get(s.id) ?? 0, s.code).toBeGreaterThan(0);
+      for (const s of schemes.filter((x) => x.code.startsWith('CLS'))) expect(used.get(s.id), s.code).toBe(paise(s.budget));
+    });
+
+    it('gives every workspace FOC requests in every state, approvals by its policy, and the fulfilled ones zero-priced orders of their very lines', async () => {
+      const [policy] = await query<Record<string, string>>(
+        db.url,
+        `select count(distinct p.organization_id) as workspaces,
+                count(*) filter (where t.tier = 1 and t.min_amount = 2000) as tier1, count(*) filter (where t.tier = 2 and t.min_amount = 20000 and t.approver_user_id is not null) as tier2
+           from approval_policy p join approval_policy_tier t on t.approval_policy_id = p.id where p.kind = 'foc'`,
+      );
+      expect(policy).toEqual({ workspaces: String(ORGS), tier1: String(ORGS), tier2: String(ORGS) });
+      const states = await query<{ organization_id: number; status: number; n: string }>(db.url, 'select organization_id, status, count(*) as n from foc_request group by 1, 2 order by 1, 2');
+      for (const w of first.workspaces) expect(states.filter((x) => x.organization_id === w.id).map((x) => x.status), w.slug).toEqual([1, 2, 3, 4, 5]);
+      const [check] = await query<Record<string, string>>(
+        db.url,
+        `with req as (
+           select f.*, a.status as a_status, a.current_tier, a.decided_at, a.amount, a.entity_id, a.kind, a.requested_by_user_id as a_by,
+                  (select count(*) from approval_policy_tier t join approval_policy p on p.id = t.approval_policy_id
+                    where p.organization_id = f.organization_id and p.kind = 'foc' and f.total_cost >= t.min_amount) as tiers,
+                  (select count(*) from approval_step s where s.approval_id = a.id) as steps,
+                  (select string_agg(s.status::text, '' order by s.tier) from approval_step s where s.approval_id = a.id) as step_states,
+                  (select sum(l.amount) from foc_request_line l where l.foc_request_id = f.id) as lines_total,
+                  (select count(*) from approval_step s where s.approval_id = a.id and (s.acted_by_user_id = f.requested_by_user_id
+                     or (s.status in (3, 4)) <> (s.acted_by_user_id is not null) or s.acted_at < f.created_at or s.acted_at >= $1::date)) as steps_off
+             from foc_request f join approval a on a.id = f.approval_id and a.organization_id = f.organization_id)
+         select count(*) as requests,
+                count(*) filter (where kind <> 'foc' or entity_id <> id or amount <> total_cost or a_by is distinct from requested_by_user_id or lines_total <> total_cost) as approval_off,
+                count(*) filter (where steps <> tiers) as tiers_off,
+                count(*) filter (where not (
+                  (status = 1 and a_status = 1 and current_tier between 1 and tiers and decided_at is null and step_states ~ '^3*21*$') or
+                  (status in (2, 4) and a_status = 2 and current_tier is null and coalesce(step_states, '') ~ '^3*$') or
+                  (status = 3 and a_status = 3 and step_states ~ '^3*45*$') or
+                  (status = 5 and a_status in (2, 4) and cancelled_at is not null and (a_status = 2 or step_states ~ '^3*5+$')))) as states_off,
+                count(*) filter (where (status = 4) <> (fulfilled_order_id is not null) or (status = 4) <> (fulfilled_at is not null) or fulfilled_at < decided_at) as fulfilment_off,
+                count(*) filter (where created_at >= $1::date or coalesce(decided_at, created_at) >= $1::date) as late
+           from req`,
+        [TODAY],
+      );
+      expect(check).toMatchObject({ approval_off: '0', tiers_off: '0', states_off: '0', fulfilment_off: '0', late: '0' });
+      // The fulfilled ones' orders: placed when fulfilled, by an administrator, for the customer, the request's lines at 0, no payment, no ledger debit.
+      const [orders] = await query<Record<string, string>>(
+        db.url,
+        `select count(*) as fulfilled,
+                count(*) filter (where o.customer_id <> f.customer_id or o.created_at <> f.fulfilled_at or o.total_amount <> 0 or u.user_type <> 0
+                  or (select string_agg(i.product_variant_id || 'x' || i.quantity, ',' order by i.product_variant_id) from order_item i where i.order_id = o.id)
+                     is distinct from (select string_agg(l.product_variant_id || 'x' || l.quantity, ',' order by l.product_variant_id) from foc_request_line l where l.foc_request_id = f.id)
+                  or exists (select 1 from payment p where p.order_id = o.id) or exists (select 1 from ledger_entry e where e.order_id = o.id)) as off
+           from foc_request f join sales_order o on o.id = f.fulfilled_order_id and o.organization_id = f.organization_id
+           left join app_user u on u.id = o.created_by_user_id`,
+      );
+      expect(Number(orders.fulfilled)).toBeGreaterThan(0);
+      expect(orders.off).toBe('0');
     });
 
     it('dates orders over the two years before today, each created on its own local day, numbered in creation order', async () => {
@@ -612,6 +761,69 @@ describe('npm run seed', () => {
       expect(s.pending_amount).toBeGreaterThan(0);
       const monthly = await t.request({ method: 'GET', url: '/api/v1/dashboard/monthly-sales', apiKey: key });
       expect(monthly.statusCode, monthly.body).toBe(200);
+    });
+
+    it('POST /schemes/preview of the cart of a seeded order on its day gives what the order carries (orders under schemes without a budget)', async () => {
+      // Budgeted schemes' previews read today's consumption, so the sample is of orders whose schemes have no budget.
+      const sample = await query<{ id: number; customer_id: number; day: string }>(
+        db.url,
+        `select o.id, o.customer_id, to_char(o.order_date, 'YYYY-MM-DD') as day
+           from sales_order o
+          where o.organization_id = $1
+            and exists (select 1 from scheme_use u where u.order_id = o.id)
+            and not exists (select 1 from scheme_use u join scheme s on s.id = u.scheme_id where u.order_id = o.id and s.budget_kind is not null)
+            and not exists (select 1 from order_item i join scheme s on s.organization_id = i.organization_id and s.target_kind = 1 and s.target_id = i.product_variant_id
+                             where i.order_id = o.id and s.budget_kind is not null and i.scheme_id is null)
+          order by o.id limit 5`,
+        [ws.organizationId],
+      );
+      expect(sample.length).toBeGreaterThan(0);
+      for (const o of sample) {
+        const items = await query<{ product_variant_id: number; quantity: number; discount_amount: string; amount: string; scheme_id: number | null }>(
+          db.url,
+          'select product_variant_id, quantity, discount_amount, amount, scheme_id from order_item where order_id = $1 order by id',
+          [o.id],
+        );
+        const paid = items.filter((i) => i.scheme_id === null);
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/schemes/preview',
+          apiKey: key,
+          payload: { customer_id: o.customer_id, date: o.day, items: paid.map((i) => ({ product_variant_id: i.product_variant_id, quantity: i.quantity })) },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const p = res.json().data;
+        expect(p.lines.map((l: any) => [l.discount_amount, l.amount]), `order ${o.id}`).toEqual(paid.map((i) => [Number(i.discount_amount), Number(i.amount)]));
+        expect(p.free_lines.map((f: any) => [f.product_variant_id, f.quantity, f.scheme_id])).toEqual(items.filter((i) => i.scheme_id !== null).map((i) => [i.product_variant_id, i.quantity, i.scheme_id]));
+      }
+    });
+
+    it('the FOC list shows the seeded requests, and one pending at the tier of the first administrator is approved through the API as any other', async () => {
+      const res = await t.request({ method: 'GET', url: '/api/v1/foc/requests?limit=100', apiKey: key });
+      expect(res.statusCode, res.body).toBe(200);
+      const listed = res.json();
+      const [{ n }] = await query<{ n: string }>(db.url, 'select count(*) as n from foc_request where organization_id = $1', [ws.organizationId]);
+      expect(listed.data.length).toBe(Number(n));
+      const fulfilled = listed.data.find((r: any) => r.fulfilled_order_id !== null);
+      const order = await t.request({ method: 'GET', url: `/api/v1/orders/${fulfilled.fulfilled_order_id}`, apiKey: key });
+      expect(order.statusCode, order.body).toBe(200);
+      expect(order.json().data.order_total_amount).toBe(0);
+      // The request pending at tier 2 is the first administrator's to decide: the inbox has it, and approving it approves the request.
+      const [pending] = await query<{ id: number; approval_id: number }>(
+        db.url,
+        'select f.id, f.approval_id from foc_request f join approval a on a.id = f.approval_id where f.organization_id = $1 and a.status = 1 and a.current_tier = 2 order by f.id limit 1',
+        [ws.organizationId],
+      );
+      expect(pending).toBeDefined();
+      // A fresh session (the sign-in test above started another, which ends this one).
+      const token = await signIn(t, ws, ws.adminId);
+      const inbox = await t.request({ method: 'GET', url: '/api/v1/approvals/inbox', token });
+      expect(inbox.statusCode, inbox.body).toBe(200);
+      expect(inbox.json().data.map((a: any) => a.id)).toContain(pending.approval_id);
+      const approve = await t.request({ method: 'POST', url: `/api/v1/approvals/${pending.approval_id}/approve`, token, payload: { comment: 'ok' } });
+      expect(approve.statusCode, approve.body).toBe(200);
+      const after = await t.request({ method: 'GET', url: `/api/v1/foc/requests/${pending.id}`, apiKey: key });
+      expect(after.json().data.status).toBe(2);
     });
 
     it('an order created through the API afterwards gets the next number', async () => {

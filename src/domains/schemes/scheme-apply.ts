@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActiveStatus } from '../../db/active-status';
-import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
+import { executeSql, raw, sql, tenantSql } from '../../db/tenant-sql';
 import type { PricedLine } from '../orders/order-pricing';
 import { ProductVariant } from '../products/product-variant.entity';
 import type { User } from '../users/user.entity';
 import { evaluate, type Buyer, type CartLine, type Evaluation, type FreeVariant, type SchemeRule } from './scheme-engine';
-import { Scheme, SchemeBudgetKind, SchemeKind, SchemeStatus, SchemeTarget, SchemeUse } from './scheme.entity';
+import { SchemeBudgetKind, SchemeKind, SchemeScope, SchemeStatus, SchemeTarget, type SlabData } from './scheme.entity';
 
 /*
  * Where schemes meet orders. `evaluateCart` loads the schemes a cart may meet and runs the one
@@ -32,6 +32,26 @@ export interface SchemedCart {
   lines: SchemedLine[];
   /** The discounted total. */
   total: number;
+}
+
+/** A scheme as evaluateCart reads it. */
+interface SchemeRow {
+  id: number;
+  code: string;
+  name: string;
+  kind: SchemeKind;
+  target_kind: SchemeTarget;
+  target_id: number;
+  scope: SchemeScope;
+  scope_ids: number[];
+  valid_from: string;
+  valid_to: string | null;
+  priority: number;
+  stackable: boolean;
+  status: SchemeStatus;
+  budget_kind: SchemeBudgetKind | null;
+  budget: string | number | null;
+  slabs: SlabData[];
 }
 
 /** What evaluateCart needs of the cart. */
@@ -63,25 +83,31 @@ function cartLinesOf(lines: PricedLine[]): CartLine[] {
  */
 export async function evaluateCart(em: EntityManager, organizationId: number, input: CartInput, options: { everyState: boolean; lock: boolean }): Promise<SchemedCart> {
   const cart = cartLinesOf(input.lines);
-  const targets = [
-    { targetKind: SchemeTarget.VARIANT, targetId: { $in: [...new Set(cart.map((l) => l.variantId))] } },
-    { targetKind: SchemeTarget.PRODUCT, targetId: { $in: [...new Set(cart.map((l) => l.productId))] } },
-    { targetKind: SchemeTarget.PRODUCT_CLASS, targetId: { $in: [...new Set(cart.map((l) => l.productClassId))] } },
-  ];
-  const schemes = await em.find(
-    Scheme,
-    options.everyState
-      ? { $or: targets }
-      : { $or: targets, status: SchemeStatus.ACTIVE, validFrom: { $lte: input.day }, $and: [{ $or: [{ validTo: null }, { validTo: { $gte: input.day } }] }] },
-    { orderBy: { id: 'asc' } },
+  const t = tenantSql(organizationId, 's');
+  const ids = (pick: (l: CartLine) => number) => intArray(cart.map(pick));
+  const targets = sql`((s.target_kind = ${SchemeTarget.VARIANT} and s.target_id = any(${ids((l) => l.variantId)}::int[]))
+      or (s.target_kind = ${SchemeTarget.PRODUCT} and s.target_id = any(${ids((l) => l.productId)}::int[]))
+      or (s.target_kind = ${SchemeTarget.PRODUCT_CLASS} and s.target_id = any(${ids((l) => l.productClassId)}::int[])))`;
+  const activeOnDay = options.everyState
+    ? raw('')
+    : sql` and s.status = ${SchemeStatus.ACTIVE} and s.valid_from <= ${input.day}::date and (s.valid_to is null or s.valid_to >= ${input.day}::date)`;
+  // One statement reads the schemes as plain rows (not entities the order's flushes would diff) and,
+  // for an order, locks the budgeted ones in id order before their use is read (the next statement,
+  // so that it sees every use committed before the lock was granted).
+  const found = sql`select s.id, s.code, s.name, s.kind, s.target_kind, s.target_id, s.scope, s.scope_ids, to_char(s.valid_from, 'YYYY-MM-DD') as valid_from,
+                           to_char(s.valid_to, 'YYYY-MM-DD') as valid_to, s.priority, s.stackable, s.status, s.budget_kind, s.budget, s.slabs
+                      from scheme s where ${t.owns()} and ${targets}${activeOnDay}`;
+  const schemes = await executeSql<SchemeRow>(
+    em,
+    options.lock
+      ? sql`with found as (${found}),
+                 locked as (select s.id from scheme s where ${t.owns()} and s.id in (select f.id from found f where f.budget_kind is not null) order by s.id for no key update)
+            select f.*, (select count(*) from locked) as locked from found f order by f.id`
+      : sql`${found} order by s.id`,
   );
-  const budgeted = schemes.filter((s) => s.budgetKind !== null).map((s) => s.id);
+  const budgeted = schemes.filter((s) => s.budget_kind !== null).map((s) => s.id);
   const used = new Map<number, { amount: number; units: number }>();
   if (budgeted.length > 0) {
-    const t = tenantSql(organizationId, 's');
-    if (options.lock) {
-      await executeSql(em, sql`select s.id from scheme s where ${t.owns()} and s.id = any(${intArray(budgeted)}::int[]) order by s.id for no key update`);
-    }
     const rows = await executeSql<{ scheme_id: number; amount: string; units: string }>(
       em,
       sql`select u.scheme_id, sum(u.amount) as amount, sum(u.units) as units from scheme_use u
@@ -91,11 +117,12 @@ export async function evaluateCart(em: EntityManager, organizationId: number, in
   }
   const rules: SchemeRule[] = schemes.map((s) => {
     const u = used.get(s.id) ?? { amount: 0, units: 0 };
-    const units = s.budgetKind === SchemeBudgetKind.UNITS;
+    const units = s.budget_kind === SchemeBudgetKind.UNITS;
+    const budget = s.budget === null ? null : Number(s.budget);
     return {
-      id: s.id, code: s.code, name: s.name, kind: s.kind, targetKind: s.targetKind, targetId: s.targetId, scope: s.scope, scopeIds: s.scopeIds,
-      validFrom: s.validFrom, validTo: s.validTo, priority: s.priority, stackable: s.stackable, status: s.status, budgetKind: s.budgetKind,
-      budget: s.budget === null ? null : units ? Math.round(s.budget) : Math.round(s.budget * 100),
+      id: s.id, code: s.code, name: s.name, kind: s.kind, targetKind: s.target_kind, targetId: s.target_id, scope: s.scope, scopeIds: s.scope_ids,
+      validFrom: s.valid_from, validTo: s.valid_to, priority: s.priority, stackable: s.stackable, status: s.status, budgetKind: s.budget_kind,
+      budget: budget === null ? null : units ? Math.round(budget) : Math.round(budget * 100),
       used: units ? u.units : u.amount,
       slabs: s.slabs,
     };
@@ -144,13 +171,20 @@ export function applySchemes(tx: EntityManager, organizationId: number, input: C
   return evaluateCart(tx, organizationId, input, { everyState: false, lock: true });
 }
 
-/** Records what each applied scheme gave to order `orderId` in the consumption ledger (in the order's transaction). */
+/** Records what each applied scheme gave to order `orderId` in the consumption ledger (in the order's transaction): one statement, none when none applied. */
 export async function postSchemeUse(tx: EntityManager, organizationId: number, orderId: number, cart: SchemedCart): Promise<void> {
-  for (const s of cart.evaluation.schemes) {
-    if (!s.applied) continue;
-    tx.create(SchemeUse, { organizationId, schemeId: s.schemeId, orderId, amount: s.amountPaise / 100, units: s.freeUnits });
-  }
-  await tx.flush();
+  const applied = cart.evaluation.schemes.filter((s) => s.applied);
+  if (applied.length === 0) return;
+  // Array literals, in the outcomes' order (knex would spread a bound array into a list).
+  const list = (values: Array<number | string>) => `{${values.join(',')}}`;
+  await executeSql(
+    tx,
+    sql`insert into scheme_use (organization_id, scheme_id, order_id, amount, units)
+        select ${organizationId}, x.scheme_id, ${orderId}, x.amount, x.units
+          from unnest(${list(applied.map((s) => s.schemeId))}::int[], ${list(applied.map((s) => (s.amountPaise / 100).toFixed(2)))}::numeric[],
+                      ${list(applied.map((s) => s.freeUnits))}::int[]) with ordinality as x(scheme_id, amount, units, n)
+         order by x.n`,
+  );
 }
 
 /**
