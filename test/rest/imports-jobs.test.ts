@@ -3,6 +3,9 @@ import { createWorkspace, unique } from '../helpers/fixtures';
 import { csv, upload } from '../helpers/imports';
 import { query } from '../helpers/tenant-keys';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
+import { scopeToOrganization } from '../../src/db/tenant-filter';
+import { importKindOf } from '../../src/domains/imports/import-kinds';
+import { runImport } from '../../src/domains/imports/import-run';
 
 const HEADER = ['product_name', 'product_class', 'variant_name', 'item_sku_code', 'mrp', 'sp'];
 
@@ -29,6 +32,19 @@ describe('imports run as jobs', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+
+  it('a run reports its progress every 5,000 rows checked, and at the end', async () => {
+    const ws = await createWorkspace(t);
+    const em = t.orm.em.fork();
+    scopeToOrganization(em, ws.organizationId);
+    const rows = Array.from({ length: 12_000 }, (_, i) => ({ rowNumber: i + 2, cells: [`P ${i % 200}`, 'No class', `V ${i}`, `S-${i}`, '10', '9'] }));
+    const seen: number[] = [];
+    const result = await runImport(em, importKindOf('product-variants'), { headers: HEADER, rows }, { organizationId: ws.organizationId, userId: null, apiKeyId: null }, { dryRun: true, partial: false }, async (n) => {
+      seen.push(n);
+    });
+    expect(seen).toEqual([5000, 10000, 12000]);
+    expect(result.failedRowCount).toBe(12_000); // the class does not exist
+  });
 
   it('a 6,000-row file is queued (202), then written by the worker, its progress shown; its upload is deleted after', async () => {
     const ws = await createWorkspace(t);
