@@ -3,7 +3,7 @@
  * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
  * and writes bench/results.json and the table in BENCHMARKS.md.
  *
- *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,reports,ledger,schemes,startup]
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,reports,ledger,schemes,imports,startup]
  *
  * A run of some pairs (--only) replaces those pairs' figures in bench/results.json and BENCHMARKS.md
  * and keeps the others'.
@@ -33,11 +33,12 @@ import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measureSalesReport } from './pairs/sales-report';
 import { measureLedgerStatement } from './pairs/ledger-statement';
 import { measureSchemes } from './pairs/schemes';
+import { measureImports } from './pairs/imports';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
 
-const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'reports', 'ledger', 'schemes', 'startup'] as const;
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'reports', 'ledger', 'schemes', 'imports', 'startup'] as const;
 type PairName = (typeof PAIRS)[number];
 
 /**
@@ -181,6 +182,7 @@ async function main(): Promise<void> {
       ['large', () => measureLargeWorkspaces(ctx, large!)],
       ['ledger', () => measureLedgerStatement(ctx)],
       ['schemes', () => measureSchemes(ctx)],
+      ['imports', () => measureImports(ctx)],
       ['reports', async () => [...(await measureSalesReport(ctx, reports!.sales)), ...(await measureBeatProductivity(ctx, reports!.beat, busyDay!))]],
     ];
     for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {
