@@ -30,6 +30,7 @@ export const SEEDED_TABLES = [
   'product_class',
   'product',
   'product_variant',
+  'variant_price',
   'sales_order',
   'order_item',
   'order_status_history',

@@ -93,6 +93,8 @@ export class PriceService {
    */
   async change(ctx: RequestContext, variantId: number, input: PriceChangeInput): Promise<Row<VariantPrice>> {
     ctx.requireAdminOrKey();
+    // Another workspace's variant is "not found" whatever the body says.
+    await this.variant(ctx.em, variantId);
     const sp = rules.money('sp', input.sp);
     const givenMrp = input.mrp == null ? null : rules.money('mrp', input.mrp);
     const today = await workspaceToday(ctx.em, ctx.organizationId);
