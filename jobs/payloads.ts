@@ -21,6 +21,8 @@ export const TASK_PAYLOADS = {
   deliver_webhook: z.object({ organizationId: id, deliveryId: id }),
   /** Writes one export job's file. */
   run_export: z.object({ organizationId: id, exportJobId: id }),
+  /** Checks and writes one queued import. */
+  run_import: z.object({ organizationId: id, importJobId: id }),
   /** Cron (jobs/crontab.ts): maintenance across all workspaces, no tenant. */
   delete_expired_exports: cronPayload,
   delete_expired_sign_in_codes: cronPayload,

@@ -8,6 +8,7 @@ import type { Secrets } from '../src/secrets';
 import { domainCatalog } from '../src/domains';
 import { exportJobServiceOf } from '../src/domains/exports/export-job-service-of';
 import { Slots } from '../src/concurrency/slots';
+import { ImportService } from '../src/domains/imports/import.service';
 import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';
 import { openWorkerPool } from './worker-pool';
@@ -19,6 +20,7 @@ export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroO
     webhooks: new DeliveryEngine(deliveryDepsOf(deps.config, deps.secrets, deps.resolveHost)),
     exportJobs: exportJobServiceOf({ ...deps, catalog: domainCatalog() }),
     exportSlots: new Slots(EXPORT_JOBS_AT_ONCE),
+    imports: new ImportService(),
     orm: deps.orm,
   };
 }

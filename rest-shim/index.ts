@@ -3,6 +3,7 @@ import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { approvalRoutes } from './routes/approvals.routes';
 import { focRoutes } from './routes/foc.routes';
+import { importRoutes } from './routes/imports.routes';
 import { beatPlanRoutes } from './routes/beat-plans.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
 import { authCodeRoutes } from './routes/auth-codes.routes';
@@ -57,6 +58,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   reportRoutes,
   ledgerRoutes,
   crateRoutes,
+  importRoutes,
 ];
 
 /**

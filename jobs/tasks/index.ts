@@ -12,6 +12,8 @@ import { delete_old_webhook_deliveries } from './delete_old_webhook_deliveries';
 import { deliverWebhook } from './deliver_webhook';
 import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
+import { runImport } from './run_import';
+import type { ImportService } from '../../src/domains/imports/import.service';
 
 /** What tasks need from the process that runs them. */
 export interface TaskDeps {
@@ -19,6 +21,7 @@ export interface TaskDeps {
   exportJobs: ExportJobService;
   /** Export jobs this process writes at once (each holds a pooled connection for its cursor). */
   exportSlots: Slots;
+  imports: ImportService;
   orm: MikroORM;
 }
 
@@ -33,6 +36,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     deliver_webhook: deliverWebhook(deps.webhooks),
     materialise_beat_plan_days: materialiseBeatPlanDays(deps.orm),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
+    run_import: runImport(deps.imports, deps.exportSlots, deps.orm),
   };
   return tasks;
 }

@@ -9,6 +9,7 @@ import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
 import { focDomain } from './foc';
+import { importsDomain } from './imports';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
 import { schemesDomain } from './schemes';
@@ -53,6 +54,7 @@ export const DOMAINS: readonly DomainModule[] = [
   approvalsDomain,
   focDomain,
   schemesDomain,
+  importsDomain,
 ];
 
 /**

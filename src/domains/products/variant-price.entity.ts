@@ -2,6 +2,7 @@ import { Check, DecimalType, Entity, Index, ManyToOne, Property } from '@mikro-o
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { TenantEntity } from '../../db/tenant.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
+import { ImportJob } from '../imports/import-job.entity';
 import { User } from '../users/user.entity';
 import { ProductVariant } from './product-variant.entity';
 
@@ -58,7 +59,7 @@ export class VariantPrice extends TenantEntity<'importId' | 'createdBy' | 'creat
   source!: PriceSource;
 
   @Field(() => Int, { nullable: true, description: 'The import that wrote it, for import rows.' })
-  @Property({ type: 'integer', nullable: true })
+  @ManyToOne(() => ImportJob, { mapToPk: true, nullable: true, fieldName: 'import_id' })
   importId: number | null = null;
 
   @ManyToOne(() => User, { nullable: true, fieldName: 'created_by_user_id' })

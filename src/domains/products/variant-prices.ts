@@ -245,3 +245,71 @@ export async function mrpInForce(em: EntityManager, organizationId: number, vari
   );
   return row ? Number(row.mrp) : null;
 }
+
+/** A rate-list row to resolve: a SKU and the day its price starts. */
+export interface PricedSku {
+  sku: string;
+  day: string;
+}
+
+/** What the history says of a SKU on a day: its variant, and its price in force then and since when. */
+export interface ResolvedSku {
+  variantId: number | null;
+  /** The version in force on the day (null: the variant had none by then, or is unknown). */
+  sp: number | null;
+  mrp: number | null;
+  /** The day the version in force began (YYYY-MM-DD; null with no version). */
+  effectiveFrom: string | null;
+}
+
+/**
+ * Resolves SKUs on days in one statement (two index probes per row): the workspace's variant of
+ * each SKU, and its price in force on the day with the day that version began. In input order.
+ */
+export async function resolveSkusOnDays(em: EntityManager, organizationId: number, rows: readonly PricedSku[]): Promise<ResolvedSku[]> {
+  if (rows.length === 0) return [];
+  const t = tenantSql(organizationId, 'v');
+  const found = await executeSql<{ n: number; variant_id: number | null; sp: string | null; mrp: string | null; effective_from: string | null }>(
+    em,
+    sql`select r.n, v.id as variant_id, f.sp, f.mrp, to_char(f.effective_from, 'YYYY-MM-DD') as effective_from
+          from (select x.n, x.e->>0 as sku, (x.e->>1)::date as day
+                  from jsonb_array_elements(${JSON.stringify(rows.map((r) => [r.sku, r.day]))}::jsonb) with ordinality as x(e, n)) r
+          left join product_variant v on ${t.owns()} and v.item_sku_code = r.sku
+          left join lateral (
+            select p.sp, p.mrp, p.effective_from from variant_price p
+             where p.organization_id = v.organization_id and p.variant_id = v.id and p.effective_from <= r.day
+             order by p.effective_from desc, p.id desc limit 1) f on true
+         order by r.n`,
+  );
+  return found.map((r) => ({
+    variantId: r.variant_id,
+    sp: r.sp === null ? null : Number(r.sp),
+    mrp: r.mrp === null ? null : Number(r.mrp),
+    effectiveFrom: r.effective_from,
+  }));
+}
+
+/**
+ * Records, as versions in force from `today`, the current prices of the variants of `skus` whose
+ * prices differ from their price in force today (or that have none): what a write that sets
+ * product_variant prices directly (the product-variants import) calls after it. One statement.
+ */
+export async function recordCurrentPrices(tx: EntityManager, writer: PriceWriter, skus: readonly string[], source: PriceSource, today: string, importId: number | null = null): Promise<number> {
+  if (skus.length === 0) return 0;
+  const t = tenantSql(writer.organizationId, 'v');
+  const written = await executeSql<{ id: number }>(
+    tx,
+    sql`insert into variant_price (organization_id, variant_id, sp, mrp, effective_from, source, import_id, created_by_user_id, created_by_api_key_id)
+        select v.organization_id, v.id, v.sp, v.mrp, ${today}::date, ${source}, ${importId}::int, ${writer.userId}::int, ${writer.apiKeyId}::int
+          from product_variant v
+          left join lateral (
+            select p.sp, p.mrp from variant_price p
+             where p.organization_id = v.organization_id and p.variant_id = v.id and p.effective_from <= ${today}::date
+             order by p.effective_from desc, p.id desc limit 1) f on true
+         where ${t.owns()} and v.item_sku_code in (select jsonb_array_elements_text(${JSON.stringify(skus)}::jsonb))
+           and (f.sp is null or (f.sp, f.mrp) is distinct from (v.sp, v.mrp))
+         order by v.id
+        returning id`,
+  );
+  return written.length;
+}
