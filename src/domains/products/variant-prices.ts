@@ -83,14 +83,16 @@ export async function syncVariants(em: EntityManager, organizationId: number, va
   const t = tenantSql(organizationId, 'p');
   const changed = await executeSql<{ id: number }>(
     em,
-    sql`with in_force as (
-          select distinct on (p.variant_id) p.variant_id, p.sp, p.mrp
-            from variant_price p
-           where ${t.owns()} and p.variant_id = any(${ints(variantIds)}::int[]) and p.effective_from <= ${today}::date
-           order by p.variant_id, p.effective_from desc, p.id desc)
-        update product_variant v set sp = f.sp, mrp = f.mrp, updated_at = now()
-          from in_force f
-         where v.organization_id = ${organizationId} and v.id = f.variant_id and (v.sp, v.mrp) is distinct from (f.sp, f.mrp)
+    // One index probe per variant (the in-force index walked backwards), whatever the table's statistics say.
+    sql`update product_variant v set sp = f.sp, mrp = f.mrp, updated_at = now()
+          from (select w.id, p.sp, p.mrp
+                  from product_variant w
+                  cross join lateral (
+                    select p.sp, p.mrp from variant_price p
+                     where p.organization_id = w.organization_id and p.variant_id = w.id and p.effective_from <= ${today}::date
+                     order by p.effective_from desc, p.id desc limit 1) p
+                 where ${t.owns('w')} and w.id = any(${ints(variantIds)}::int[])) f
+         where v.organization_id = ${organizationId} and v.id = f.id and (v.sp, v.mrp) is distinct from (f.sp, f.mrp)
         returning v.id`,
   );
   return changed.map((r) => r.id);
@@ -189,7 +191,7 @@ export async function findRateListPage(
   c: RateListConditions,
   page: { page: number; limit: number; offset: number; sort: ResolvedSort<string> },
 ): Promise<Paginated<RateListEntry>> {
-  const t = tenantSql(organizationId, 'p');
+  const t = tenantSql(organizationId, 'v');
   const where: Sql[] = [sql`true`];
   if (c.status !== undefined) where.push(sql`v.status = ${c.status}`);
   if (c.productId !== undefined) where.push(sql`v.product_id = ${c.productId}`);
@@ -199,17 +201,18 @@ export async function findRateListPage(
   const ordered = pickedOrder(page.sort);
   const [row] = await executeSql<{ count: number; entries: EntryRow[] | null }>(
     em,
-    sql`with f as (
-          select distinct on (p.variant_id) p.organization_id, p.variant_id, p.id as price_id, p.sp, p.mrp, p.effective_from, p.source
-            from variant_price p
-           where ${t.owns()} and p.effective_from <= ${c.date}::date
-           order by p.variant_id, p.effective_from desc, p.id desc),
-        b as materialized (
-          select f.variant_id, v.product_id, pr.name as product_name, v.variant_name, v.item_sku_code, v.status as variant_status,
+    // Driven by the variants, one index probe each for its version in force (the in-force index
+    // walked backwards): a `distinct on` over the history had to sort all of it, and with stale
+    // statistics after a large import was planned as a rescan per variant.
+    sql`with b as materialized (
+          select v.id as variant_id, v.product_id, pr.name as product_name, v.variant_name, v.item_sku_code, v.status as variant_status,
                  f.sp, f.mrp, to_char(f.effective_from, 'YYYY-MM-DD') as effective_from, f.price_id, f.source
-            from f ${t.rooted('f').join('product_variant', 'v', 'v.id = f.variant_id')}
-            ${t.rooted('f').join('product', 'pr', 'pr.id = v.product_id')}
-           where ${joinSql(where, ' and ')}),
+            from product_variant v ${t.join('product', 'pr', 'pr.id = v.product_id')}
+            cross join lateral (
+              select p.id as price_id, p.sp, p.mrp, p.effective_from, p.source from variant_price p
+               where p.organization_id = v.organization_id and p.variant_id = v.id and p.effective_from <= ${c.date}::date
+               order by p.effective_from desc, p.id desc limit 1) f
+           where ${t.owns()} and ${joinSql(where, ' and ')}),
         picked as (select b.*, ${raw(ordered.keys)} from b order by ${raw(ordered.orderBy)} limit ${page.limit} offset ${page.offset})
         select (select count(*)::int from b) as count,
                (select json_agg(json_build_object('variant_id', picked.variant_id, 'product_id', picked.product_id, 'product_name', picked.product_name,
