@@ -3,7 +3,7 @@
  * service, measures each pair (baseline first, interleaved, medians of rounds), prints one table,
  * and writes bench/results.json and the table in BENCHMARKS.md.
  *
- *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,reports,ledger,startup]
+ *   npm run bench -- [--rounds 3] [--seconds 10] [--orgs 100] [--orders 10000] [--only api,xlsx,pdf,webhooks,noisy,large,reports,ledger,imports,startup]
  *
  * A run of some pairs (--only) replaces those pairs' figures in bench/results.json and BENCHMARKS.md
  * and keeps the others'.
@@ -32,11 +32,12 @@ import { measureLargeWorkspaces } from './pairs/large-workspaces';
 import { measureNoisyNeighbour } from './pairs/noisy-neighbour';
 import { measureSalesReport } from './pairs/sales-report';
 import { measureLedgerStatement } from './pairs/ledger-statement';
+import { measureImports } from './pairs/imports';
 import { measurePdf, measureXlsx } from './pairs/exports';
 import { measureStartup } from './pairs/startup';
 import { measureWebhooks } from './pairs/webhooks';
 
-const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'reports', 'ledger', 'startup'] as const;
+const PAIRS = ['api', 'xlsx', 'pdf', 'webhooks', 'noisy', 'large', 'reports', 'ledger', 'imports', 'startup'] as const;
 type PairName = (typeof PAIRS)[number];
 
 /**
@@ -179,6 +180,7 @@ async function main(): Promise<void> {
       ['noisy', () => measureNoisyNeighbour(ctx)],
       ['large', () => measureLargeWorkspaces(ctx, large!)],
       ['ledger', () => measureLedgerStatement(ctx)],
+      ['imports', () => measureImports(ctx)],
       ['reports', async () => [...(await measureSalesReport(ctx, reports!.sales)), ...(await measureBeatProductivity(ctx, reports!.beat, busyDay!))]],
     ];
     for (const [index, [, measure]] of pairs.filter(([name]) => needs(name)).entries()) {

@@ -7,6 +7,7 @@ import { scopeToOrganization } from '../../src/db/tenant-filter';
 import { TenantEntity } from '../../src/db/tenant.entity';
 import { Order } from '../../src/domains/orders/order.entity';
 import { UserType } from '../../src/domains/users/user.entity';
+import { multipart } from '../helpers/imports';
 import { createApiKey, createUser, createWorkspace, uniquePhone, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -153,6 +154,13 @@ describe('tenant isolation', () => {
     const exportId = (started.data as { startExport: { id: number } }).startExport.id;
     // Run the job here, without a worker: its file lands in export_chunk.
     await t.app.services.exportJobs.run(t.orm.em.fork(), ws.organizationId, exportId, true);
+    // Imports: one with a failed row (import_failed_row), one queued with its file (import_chunk; no worker runs here).
+    const importFile = 'product_name,variant_name,item_sku_code,mrp,sp\r\nNobody,V,X-1,10,12\r\n';
+    for (const query of ['', '?async=true']) {
+      const body = multipart('v.csv', importFile);
+      const imported = await t.request({ method: 'POST', url: `/api/v1/imports/product-variants${query}`, token: ws.token, headers: body.headers, payload: body.payload });
+      expect(imported.statusCode, imported.body).toBe(query ? 202 : 201);
+    }
     return {
       exportId,
       ws,

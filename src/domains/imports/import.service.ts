@@ -85,7 +85,7 @@ export class ImportService {
     if (upload.data.length === 0) throw new ValidationError('file', 'is empty');
     if (upload.data.length > MAX_IMPORT_BYTES) throw new ValidationError('file', `must be at most ${MAX_IMPORT_BYTES} bytes (10 MB)`);
     const file = await readKindFile(kind, upload.data, format);
-    const job = ctx.em.create(ImportJob, {
+    const data = {
       organizationId: ctx.organizationId,
       kind: kind.kind,
       dryRun: upload.dryRun ?? false,
@@ -98,15 +98,19 @@ export class ImportService {
       totalRows: file.rows.length,
       createdByUserId: ctx.userId,
       createdByApiKeyId: ctx.apiKeyId,
-    });
+    };
     if (upload.async || file.rows.length > INLINE_ROW_LIMIT) {
-      await ctx.em.transactional(async (tx) => {
+      // The record, its file and its job commit together.
+      const queued = await ctx.em.transactional(async (tx) => {
+        const created = tx.create(ImportJob, data);
         await tx.flush();
-        await storeUpload(tx, ctx.organizationId, job.id, upload.data);
-        await enqueue(tx, 'run_import', { organizationId: ctx.organizationId, importJobId: job.id }, { maxAttempts: IMPORT_JOB_MAX_ATTEMPTS, jobKey: `import-${job.id}` });
+        await storeUpload(tx, ctx.organizationId, created.id, upload.data);
+        await enqueue(tx, 'run_import', { organizationId: ctx.organizationId, importJobId: created.id }, { maxAttempts: IMPORT_JOB_MAX_ATTEMPTS, jobKey: `import-${created.id}` });
+        return created;
       });
-      return { job: rowOf(ctx.em, ImportJob, job), failedRows: [] };
+      return { job: rowOf(ctx.em, ImportJob, queued), failedRows: [] };
     }
+    const job = ctx.em.create(ImportJob, data);
     Object.assign(job, { status: ImportStatus.RUNNING, startedAt: new Date() });
     await ctx.em.flush();
     const result = await runImport(ctx.em, kind, file, runContextOf(job), { dryRun: job.dryRun, partial: job.partial }, async (n) => {
