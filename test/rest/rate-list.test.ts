@@ -113,6 +113,11 @@ describe('rate list and price history', () => {
     const conn = t.orm.em.fork().getConnection();
     await expect(conn.execute('update variant_price set sp = 1 where id = ?', [row.id])).rejects.toThrow(/append-only/);
     await expect(conn.execute('delete from variant_price where id = ?', [row.id])).rejects.toThrow(/append-only/);
+    // A variant no order names may be removed (as the bench cleans up): its history goes with it.
+    const spare = await t.request({ method: 'POST', url: `/api/v1/products/${catalog.productId}/variants`, token: A.token, payload: { variant_name: 'Spare', item_sku_code: `SPARE-${Date.now()}`, mrp: 10, sp: 9 } });
+    expect(spare.statusCode, spare.body).toBe(201);
+    await conn.execute('delete from product_variant where id = ?', [spare.json().data.id]);
+    expect(await conn.execute('select count(*)::int as n from variant_price where variant_id = ?', [spare.json().data.id])).toEqual([{ n: 0 }]);
   });
 
   it('answers 400 naming the field for bad input, and writes nothing', async () => {

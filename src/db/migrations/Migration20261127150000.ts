@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The price history of variants (variant_price): append-only versions of a variant's selling price
  * and MRP, each in force from a local day of the workspace. A trigger refuses every UPDATE, and a
- * DELETE unless a cascade runs it (a workspace being removed). Every existing variant gets one
+ * DELETE unless a cascade runs it (a workspace or a variant being removed). Every existing variant gets one
  * opening row (source 3) with its current prices, effective from the local day it was created,
  * so the history is complete from the start. import_id names the rate-list import (import_job)
  * that wrote a version.
@@ -18,7 +18,7 @@ export class Migration20261127150000 extends Migration {
     this.addSql(`alter table "variant_price" add constraint "variant_price_organization_id_id_unique" unique ("organization_id", "id");`);
 
     this.addSql(`alter table "variant_price" add constraint "variant_price_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade;`);
-    this.addSql(`alter table "variant_price" add constraint "variant_price_variant_id_foreign" foreign key ("organization_id", "variant_id") references "product_variant" ("organization_id", "id") on update no action on delete no action;`);
+    this.addSql(`alter table "variant_price" add constraint "variant_price_variant_id_foreign" foreign key ("organization_id", "variant_id") references "product_variant" ("organization_id", "id") on update no action on delete cascade;`);
     this.addSql(`alter table "variant_price" add constraint "variant_price_created_by_user_id_foreign" foreign key ("organization_id", "created_by_user_id") references "app_user" ("organization_id", "id") on update no action on delete no action;`);
     this.addSql(`alter table "variant_price" add constraint "variant_price_import_id_foreign" foreign key ("organization_id", "import_id") references "import_job" ("organization_id", "id") on update no action on delete no action;`);
     this.addSql(`alter table "variant_price" add constraint "variant_price_created_by_api_key_id_foreign" foreign key ("organization_id", "created_by_api_key_id") references "api_key" ("organization_id", "id") on update no action on delete no action;`);

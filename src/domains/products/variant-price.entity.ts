@@ -39,7 +39,8 @@ export const PRICE_SOURCE_NAMES: Record<PriceSource, string> = {
 @Index({ properties: ['organizationId', 'importId'] })
 @Check({ name: 'variant_price_sp_check', expression: 'sp >= 0 and sp <= mrp' })
 export class VariantPrice extends TenantEntity<'importId' | 'createdBy' | 'createdByApiKeyId'> {
-  @ManyToOne(() => ProductVariant, { fieldName: 'variant_id' })
+  // A variant's history goes with it (only a variant no order names can be deleted at all).
+  @ManyToOne(() => ProductVariant, { fieldName: 'variant_id', deleteRule: 'cascade' })
   variant!: ProductVariant;
 
   @Field(() => Float, { description: 'Selling price: order lines placed while it is in force are priced at it.' })
