@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyDuePrices, applyDuePricesEverywhere } from '../../src/domains/products/variant-prices';
+import { applyDuePrices, applyDuePricesEverywhere, pricesInForce } from '../../src/domains/products/variant-prices';
 import { shiftDay } from '../../src/domains/workspace/local-day';
 import { createApiKey, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
@@ -80,6 +80,10 @@ describe('rate list and price history', () => {
     expect(await entryOf(id, `&date=${shiftDay(today(), 30)}`)).toMatchObject({ sp: 29.5 });
     // Before its day the variant was not created yet: not listed.
     expect(await entryOf(id, `&date=${shiftDay(today(), -1)}`)).toBeUndefined();
+    // The same answer for other domains (a day's prices of some variants); another workspace's variant is absent.
+    const byDay = await pricesInForce(t.orm.em.fork(), A.organizationId, [id, catalogOfB.variantIds[0]], tomorrow);
+    expect([...byDay.entries()]).toEqual([[id, { sp: 29.5, mrp: 30, priceId: res.json().data.id }]]);
+    expect((await pricesInForce(t.orm.em.fork(), A.organizationId, [id], shiftDay(today(), -1))).size).toBe(0);
 
     // An order placed today is priced at today's price, and keeps it.
     const order = await placeOrder(t, A.token, { user_id: catalog.distributorId, items: [{ product_variant_id: id, quantity: 2 }] });

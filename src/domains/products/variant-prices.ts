@@ -316,3 +316,24 @@ export async function recordCurrentPrices(tx: EntityManager, writer: PriceWriter
   );
   return written.length;
 }
+
+/**
+ * The prices in force on `day` of the given variants (one index probe each), for readers that
+ * price by day (subscriptions: "the price in force that day"). A variant with no version by then
+ * is absent.
+ */
+export async function pricesInForce(em: EntityManager, organizationId: number, variantIds: readonly number[], day: string): Promise<Map<number, { sp: number; mrp: number; priceId: number }>> {
+  if (variantIds.length === 0) return new Map();
+  const t = tenantSql(organizationId, 'v');
+  const rows = await executeSql<{ variant_id: number; sp: string; mrp: string; price_id: number }>(
+    em,
+    sql`select v.id as variant_id, f.sp, f.mrp, f.id as price_id
+          from product_variant v
+          cross join lateral (
+            select p.id, p.sp, p.mrp from variant_price p
+             where p.organization_id = v.organization_id and p.variant_id = v.id and p.effective_from <= ${day}::date
+             order by p.effective_from desc, p.id desc limit 1) f
+         where ${t.owns()} and v.id = any(${ints(variantIds)}::int[])`,
+  );
+  return new Map(rows.map((r) => [r.variant_id, { sp: Number(r.sp), mrp: Number(r.mrp), priceId: r.price_id }]));
+}
