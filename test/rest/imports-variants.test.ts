@@ -145,6 +145,9 @@ describe('imports: product variants', () => {
     const missing = await upload(t, 'product-variants', 'a.csv', csv([['product_name', 'variant_name'], ['x', 'y']]), { token: ws.token });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe('file misses the columns item_sku_code, mrp, sp (GET /imports/templates/product-variants has every column)');
+    const empty = await upload(t, 'product-variants', 'a.csv', csv([HEADER]), { token: ws.token });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('file has no data rows under its header row');
     const format = await upload(t, 'product-variants', 'a.txt', 'x', { token: ws.token });
     expect(format.statusCode).toBe(400);
     expect(format.json().message).toBe('file must be a .csv or .xlsx file');

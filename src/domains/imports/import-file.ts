@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
+import { parse as parseCsvSync } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { ValidationError } from '../../errors/app-error';
 import { ImportFormat } from './import-job.entity';
@@ -62,9 +62,9 @@ export async function readImportFile(data: Buffer, format: ImportFormat, onRows?
 }
 
 async function readCsv(data: Buffer, take: (rowNumber: number, cells: string[]) => void): Promise<void> {
-  const parser = Readable.from([data]).pipe(parseCsv({ bom: true, relax_column_count: true, trim: true, skip_empty_lines: false }));
-  let rowNumber = 0;
-  for await (const record of parser as AsyncIterable<string[]>) take(++rowNumber, record);
+  // In one call: the file is in memory already (10 MB at most), and awaiting each of 50,000 records took longer than parsing them.
+  const records = parseCsvSync(data, { bom: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
+  records.forEach((record, i) => take(i + 1, record.map((cell) => cell.trim())));
 }
 
 async function readXlsx(data: Buffer, take: (rowNumber: number, cells: string[]) => void): Promise<void> {

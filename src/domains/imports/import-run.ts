@@ -50,6 +50,7 @@ export async function readKindFile(kind: ImportKind<unknown>, data: Buffer, form
   if (missing.length > 0) {
     throw new ValidationError('file', `misses the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.header).join(', ')} (GET /imports/templates/${kind.kind} has every column)`);
   }
+  if (file.rows.length === 0) throw new ValidationError('file', 'has no data rows under its header row');
   return file;
 }
 

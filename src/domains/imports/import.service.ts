@@ -10,6 +10,7 @@ import { entityList, readPage } from '../../lists/entity-list';
 import type { PageRequest, Paginated } from '../../lists/page-request';
 import { sortable } from '../../lists/sort';
 import * as rules from '../../validation/rules';
+import { executeBound } from './bound-sql';
 import { csvLine } from './failed-rows-csv';
 import { deleteUpload, readUpload, storeUpload } from './import-chunks';
 import { formatOf, MAX_IMPORT_BYTES } from './import-file';
@@ -113,9 +114,17 @@ export class ImportService {
     const job = ctx.em.create(ImportJob, data);
     Object.assign(job, { status: ImportStatus.RUNNING, startedAt: new Date() });
     await ctx.em.flush();
-    const result = await runImport(ctx.em, kind, file, runContextOf(job), { dryRun: job.dryRun, partial: job.partial }, async (n) => {
-      job.processedRows = n;
-    });
+    let result: RunResult;
+    try {
+      result = await runImport(ctx.em, kind, file, runContextOf(job), { dryRun: job.dryRun, partial: job.partial }, async (n) => {
+        job.processedRows = n;
+      });
+    } catch (err) {
+      // The write was one transaction: nothing of it stayed. The record says so rather than "running".
+      Object.assign(job, { status: ImportStatus.ERROR, error: 'The import could not be run; nothing was written: upload the file again', finishedAt: new Date() });
+      await ctx.em.flush();
+      throw err;
+    }
     await this.finish(ctx.em, job, result);
     return this.read(ctx.em, job);
   }
@@ -200,10 +209,10 @@ export class ImportService {
   private async finish(em: EntityManager, job: ImportJob, result: RunResult): Promise<void> {
     if (result.failed.length > 0) {
       const data = JSON.stringify(result.failed.map((f) => [f.rowNumber, f.field.slice(0, 100), f.message, f.values]));
-      await em.execute(
-        `insert into import_failed_row (organization_id, import_job_id, row_number, field, message, "values")
-         select ?, ?, (x->>0)::int, x->>1, x->>2, x->3 from jsonb_array_elements(?::jsonb) as x`,
-        [job.organizationId, job.id, data],
+      await executeBound(
+        em,
+        sql`insert into import_failed_row (organization_id, import_job_id, row_number, field, message, "values")
+            select ${job.organizationId}, ${job.id}, (x->>0)::int, x->>1, x->>2, x->3 from jsonb_array_elements(${data}::jsonb) as x`,
       );
     }
     const status =

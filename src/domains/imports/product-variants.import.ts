@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
+import { sql, tenantSql } from '../../db/tenant-sql';
+import { executeBound } from './bound-sql';
 import { checkVariant, hsnCode, type CheckedVariant } from '../products/product-rules';
 import { MAX_VARIANTS_PER_PRODUCT } from '../products/product.service';
 import * as rules from '../../validation/rules';
@@ -88,7 +89,7 @@ export const productVariantsImport = defineImportKind<VariantRow>({
     const failures = repeatedKeys(rows, (r) => r.variant.itemSkuCode, 'item_sku_code');
     const t = tenantSql(ctx.organizationId, 'v');
     const skus = JSON.stringify(rows.map((r) => r.row.variant.itemSkuCode));
-    const known = await executeSql<{ sku: string; product_id: number; product_name: string }>(
+    const known = await executeBound<{ sku: string; product_id: number; product_name: string }>(
       em,
       sql`select v.item_sku_code as sku, v.product_id, p.name as product_name from product_variant v ${t.join('product', 'p', 'p.id = v.product_id')}
            where ${t.owns()} and v.item_sku_code in (select jsonb_array_elements_text(${skus}::jsonb))`,
@@ -98,7 +99,7 @@ export const productVariantsImport = defineImportKind<VariantRow>({
     const pc = tenantSql(ctx.organizationId, 'c');
     const classNames = JSON.stringify([...new Set(rows.map((r) => r.row.productClass.toLowerCase()).filter((n) => n !== ''))]);
     const classes = new Set(
-      (await executeSql<{ k: string }>(em, sql`select lower(c.name) as k from product_class c where ${pc.owns()} and lower(c.name) in (select jsonb_array_elements_text(${classNames}::jsonb))`)).map((r) => r.k),
+      (await executeBound<{ k: string }>(em, sql`select lower(c.name) as k from product_class c where ${pc.owns()} and lower(c.name) in (select jsonb_array_elements_text(${classNames}::jsonb))`)).map((r) => r.k),
     );
     const counts = await variantCounts(em, ctx.organizationId, [...products.values()].flat().map((p) => p.id));
     const classOf = newProductClasses(rows);
@@ -135,7 +136,7 @@ export const productVariantsImport = defineImportKind<VariantRow>({
     }
     if (missing.size > 0) {
       const news = JSON.stringify([...missing].map(([key, r]) => ({ name: r.productName, class: classOf.get(key) ?? '', hsn: r.productHsn })));
-      const created = await executeSql<{ id: number; k: string }>(
+      const created = await executeBound<{ id: number; k: string }>(
         tx,
         sql`insert into product (organization_id, name, product_class_id, hsn, color_code, description, status)
              select ${org}, x.name, c.id, x.hsn, '#000000', '', 1
@@ -151,7 +152,7 @@ export const productVariantsImport = defineImportKind<VariantRow>({
       ]),
     );
     // One statement: new SKUs inserted, known ones updated only where a value differs (xmax = 0 marks an insert).
-    const written = await executeSql<{ inserted: boolean }>(
+    const written = await executeBound<{ inserted: boolean }>(
       tx,
       sql`insert into product_variant as pv (organization_id, product_id, variant_name, item_sku_code, mrp, sp, variant_size, variant_quantity, container_quantity, unit_quantity, status)
            select ${org}, (x->>0)::int, x->>1, x->>2, (x->>3)::numeric, (x->>4)::numeric, x->>5, (x->>6)::int, (x->>7)::int, (x->>8)::numeric, (x->>9)::smallint
@@ -185,7 +186,7 @@ function newProductClasses(rows: ReadonlyArray<NumberedRow<VariantRow>>): Map<st
 async function productsByName(em: EntityManager, organizationId: number, names: string[]): Promise<Map<string, Array<{ id: number }>>> {
   const t = tenantSql(organizationId, 'p');
   const keys = JSON.stringify([...new Set(names.map((n) => n.toLowerCase()))]);
-  const found = await executeSql<{ id: number; k: string }>(em, sql`select p.id, lower(p.name) as k from product p where ${t.owns()} and lower(p.name) in (select jsonb_array_elements_text(${keys}::jsonb))`);
+  const found = await executeBound<{ id: number; k: string }>(em, sql`select p.id, lower(p.name) as k from product p where ${t.owns()} and lower(p.name) in (select jsonb_array_elements_text(${keys}::jsonb))`);
   const out = new Map<string, Array<{ id: number }>>();
   for (const p of found) out.set(p.k, [...(out.get(p.k) ?? []), { id: p.id }]);
   return out;
@@ -195,7 +196,7 @@ async function productsByName(em: EntityManager, organizationId: number, names: 
 async function variantCounts(em: EntityManager, organizationId: number, productIds: number[]): Promise<Map<number, number>> {
   if (productIds.length === 0) return new Map();
   const t = tenantSql(organizationId, 'v');
-  const found = await executeSql<{ product_id: number; n: number }>(
+  const found = await executeBound<{ product_id: number; n: number }>(
     em,
     sql`select v.product_id, count(*)::int as n from product_variant v where ${t.owns()} and v.product_id = any(${`{${productIds.join(',')}}`}::int[]) group by v.product_id`,
   );

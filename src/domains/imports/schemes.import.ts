@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
+import { sql, tenantSql } from '../../db/tenant-sql';
+import { executeBound } from './bound-sql';
 import { ValidationError } from '../../errors/app-error';
 import { checkScheme, type CheckedScheme, type SchemeInput } from '../schemes/scheme-rules';
 import { Scheme, SchemeBudgetKind, SchemeKind, SchemeScope, SchemeStatus, SchemeTarget } from '../schemes/scheme.entity';
@@ -208,9 +209,9 @@ async function resolveNames(em: EntityManager, organizationId: number, rows: rea
   const c = tenantSql(organizationId, 'c');
   const list = (s: Set<string>) => JSON.stringify([...s]);
   // One after another: inside a transaction they share its connection.
-  const variants = await executeSql<{ id: number; k: string }>(em, sql`select v.id, v.item_sku_code as k from product_variant v where ${v.owns()} and v.item_sku_code in (select jsonb_array_elements_text(${list(skus)}::jsonb))`);
-  const prods = await executeSql<{ id: number; k: string }>(em, sql`select p.id, lower(p.name) as k from product p where ${p.owns()} and lower(p.name) in (select jsonb_array_elements_text(${list(products)}::jsonb))`);
-  const cls = await executeSql<{ id: number; k: string }>(em, sql`select c.id, lower(c.name) as k from product_class c where ${c.owns()} and lower(c.name) in (select jsonb_array_elements_text(${list(classes)}::jsonb))`);
+  const variants = await executeBound<{ id: number; k: string }>(em, sql`select v.id, v.item_sku_code as k from product_variant v where ${v.owns()} and v.item_sku_code in (select jsonb_array_elements_text(${list(skus)}::jsonb))`);
+  const prods = await executeBound<{ id: number; k: string }>(em, sql`select p.id, lower(p.name) as k from product p where ${p.owns()} and lower(p.name) in (select jsonb_array_elements_text(${list(products)}::jsonb))`);
+  const cls = await executeBound<{ id: number; k: string }>(em, sql`select c.id, lower(c.name) as k from product_class c where ${c.owns()} and lower(c.name) in (select jsonb_array_elements_text(${list(classes)}::jsonb))`);
   const product = new Map<string, number[]>();
   for (const r of prods) product.set(r.k, [...(product.get(r.k) ?? []), r.id]);
   return { variant: new Map(variants.map((r) => [r.k, r.id])), product, productClass: new Map(cls.map((r) => [r.k, r.id])) };
