@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeSql, joinSql, raw, sql, tenantSql, type Sql } from '../../db/tenant-sql';
+import { executeBound } from '../imports/bound-sql';
 import type { Paginated } from '../../lists/page-request';
 import type { ResolvedSort } from '../../lists/sort';
 import { pickedOrder } from '../../lists/sql-sort';
@@ -40,7 +41,7 @@ const ints = (values: readonly number[]) => `{${values.join(',')}}`;
 export async function lockVariants(tx: EntityManager, organizationId: number, variantIds: readonly number[]): Promise<void> {
   if (variantIds.length === 0) return;
   const t = tenantSql(organizationId, 'v');
-  await executeSql(tx, sql`select v.id from product_variant v where ${t.owns()} and v.id = any(${ints(variantIds)}::int[]) order by v.id for update`);
+  await executeBound(tx, sql`select v.id from product_variant v where ${t.owns()} and v.id = any(${ints(variantIds)}::int[]) order by v.id for update`);
 }
 
 /**
@@ -59,7 +60,7 @@ export async function writePrices(
   const organizationId = writer.organizationId;
   const variantIds = [...new Set(prices.map((p) => p.variantId))];
   await lockVariants(tx, organizationId, variantIds);
-  const inserted = await executeSql<{ id: number }>(
+  const inserted = await executeBound<{ id: number }>(
     tx,
     sql`insert into variant_price (organization_id, variant_id, sp, mrp, effective_from, source, import_id, created_by_user_id, created_by_api_key_id)
         select ${organizationId}, r.variant_id, r.sp, r.mrp, r.day, ${source}, ${importId}::int, ${writer.userId}::int, ${writer.apiKeyId}::int
@@ -81,7 +82,7 @@ export async function writePrices(
 export async function syncVariants(em: EntityManager, organizationId: number, variantIds: readonly number[], today: string): Promise<number[]> {
   if (variantIds.length === 0) return [];
   const t = tenantSql(organizationId, 'p');
-  const changed = await executeSql<{ id: number }>(
+  const changed = await executeBound<{ id: number }>(
     em,
     // One index probe per variant (the in-force index walked backwards), whatever the table's statistics say.
     sql`update product_variant v set sp = f.sp, mrp = f.mrp, updated_at = now()
@@ -272,7 +273,7 @@ export interface ResolvedSku {
 export async function resolveSkusOnDays(em: EntityManager, organizationId: number, rows: readonly PricedSku[]): Promise<ResolvedSku[]> {
   if (rows.length === 0) return [];
   const t = tenantSql(organizationId, 'v');
-  const found = await executeSql<{ n: number; variant_id: number | null; sp: string | null; mrp: string | null; effective_from: string | null }>(
+  const found = await executeBound<{ n: number; variant_id: number | null; sp: string | null; mrp: string | null; effective_from: string | null }>(
     em,
     sql`select r.n, v.id as variant_id, f.sp, f.mrp, to_char(f.effective_from, 'YYYY-MM-DD') as effective_from
           from (select x.n, x.e->>0 as sku, (x.e->>1)::date as day
@@ -300,7 +301,7 @@ export async function resolveSkusOnDays(em: EntityManager, organizationId: numbe
 export async function recordCurrentPrices(tx: EntityManager, writer: PriceWriter, skus: readonly string[], source: PriceSource, today: string, importId: number | null = null): Promise<number> {
   if (skus.length === 0) return 0;
   const t = tenantSql(writer.organizationId, 'v');
-  const written = await executeSql<{ id: number }>(
+  const written = await executeBound<{ id: number }>(
     tx,
     sql`insert into variant_price (organization_id, variant_id, sp, mrp, effective_from, source, import_id, created_by_user_id, created_by_api_key_id)
         select v.organization_id, v.id, v.sp, v.mrp, ${today}::date, ${source}, ${importId}::int, ${writer.userId}::int, ${writer.apiKeyId}::int
@@ -325,7 +326,7 @@ export async function recordCurrentPrices(tx: EntityManager, writer: PriceWriter
 export async function pricesInForce(em: EntityManager, organizationId: number, variantIds: readonly number[], day: string): Promise<Map<number, { sp: number; mrp: number; priceId: number }>> {
   if (variantIds.length === 0) return new Map();
   const t = tenantSql(organizationId, 'v');
-  const rows = await executeSql<{ variant_id: number; sp: string; mrp: string; price_id: number }>(
+  const rows = await executeBound<{ variant_id: number; sp: string; mrp: string; price_id: number }>(
     em,
     sql`select v.id as variant_id, f.sp, f.mrp, f.id as price_id
           from product_variant v
