@@ -47,7 +47,9 @@ describe('imports: schemes', () => {
     expect(stored.map((s) => [s.code, s.kind, s.slabs.length])).toEqual([[`D${n}`, 1, 1], [`F${n}`, 2, 2]]);
     expect(stored[1].slabs[1]).toMatchObject({ min_qty: 20, free_qty: 3 });
 
-    const again = await upload(t, 'schemes', 'schemes.xlsx', await xlsx([HEADER, ...rows]), { token: ws.token });
+    // The XLSX has real date cells: they read as YYYY-MM-DD.
+    const dated = rows.map((r) => r.map((v, i) => (HEADER[i].startsWith('valid_') && v !== '' ? new Date(`${v}T00:00:00Z`) : v)));
+    const again = await upload(t, 'schemes', 'schemes.xlsx', await xlsx([HEADER, ...dated]), { token: ws.token });
     expect(again.json().data).toMatchObject({ status: 'succeeded', inserted: 0, updated: 0, unchanged: 3 });
 
     rows[2] = row({ code: `D${n}`, name: 'Class discount', kind: 1, target_kind: 'product_class', target: cls, valid_from: '2026-12-01', valid_to: '2027-01-15', min_qty: 5, discount_percent: 5 });

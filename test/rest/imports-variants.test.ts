@@ -115,6 +115,14 @@ describe('imports: product variants', () => {
     expect(lines).toHaveLength(4);
   });
 
+  it('a dry run with a failing row lists it and counts what the valid rows would do', async () => {
+    const { ws, n, cls } = await world();
+    const file = csv([HEADER, [`Kulfi ${n}`, cls, '', 'Kulfi', `K1-${n}`, 20, 18, '', '', '', '', ''], [`Kulfi ${n}`, cls, '', 'Kulfi big', `K2-${n}`, 20, 18, '', 0, '', '', '']]);
+    const res = await upload(t, 'product-variants', 'kulfi.csv', file, { token: ws.token, query: 'dry_run=true' });
+    expect(res.json().data).toMatchObject({ dry_run: true, status: 'failed', inserted: 1, failed_rows: 1, error: null, errors: [{ row: 3, field: 'variant_quantity', message: 'must be an integer from 1 to 1000000' }] });
+    expect(await variantsOf(ws)).toEqual([]);
+  });
+
   it('partial=true writes the valid rows and lists the failed ones', async () => {
     const { ws, n, cls } = await world();
     const file = csv([HEADER, [`Lassi ${n}`, cls, '', 'Lassi', `L1-${n}`, 20, 18, '', '', '', '', ''], [`Lassi ${n}`, cls, '', 'Lassi big', `L2-${n}`, 20, 30, '', '', '', '', '']]);

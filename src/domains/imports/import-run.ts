@@ -29,6 +29,9 @@ export interface RunResult {
   written: boolean;
 }
 
+/** The first key of the advisory lock an import's write holds (the second is the workspace). */
+const IMPORT_WRITE_LOCK = 24_001;
+
 const NONE: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
 class DryRunRollback extends Error {
@@ -97,6 +100,9 @@ export async function runImport(
   if (valid.length > 0 && (options.dryRun || options.partial || failures.length === 0)) {
     try {
       counts = await em.transactional(async (tx) => {
+        // One import writes at a time in a workspace: two uploads creating the same new product
+        // (by name) at once would otherwise make two.
+        await tx.execute('select pg_advisory_xact_lock(?, ?)', [IMPORT_WRITE_LOCK, ctx.organizationId]);
         const c = await kind.write(tx, ctx, valid);
         if (options.dryRun) throw new DryRunRollback(c);
         return c;
