@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { shiftDay } from '../../src/domains/workspace/local-day';
 import { createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
-import { csv, upload } from '../helpers/imports';
+import { csv, upload, xlsx } from '../helpers/imports';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 const HEADER = ['sku', 'price', 'mrp', 'effective_from'];
@@ -155,6 +155,15 @@ describe('imports: rate list', () => {
     expect(rows).toHaveLength(before.length + 1);
     expect(rows.find((r) => r.sp === 27)).toMatchObject({ mrp: 36, effective_from: today(), source: 2, import_id: res.json().data.id });
     expect(await inForce(v500.id, today())).toMatchObject({ sp: 27, mrp: 36 });
+  });
+
+  it('reads an XLSX whose effective_from cells are dates', async () => {
+    const [, v1000] = await skusOf(A, catalog.productId);
+    const day = shiftDay(today(), 20);
+    const file = await xlsx([HEADER, [v1000.item_sku_code, 56, null, new Date(`${day}T00:00:00Z`)]]);
+    const res = await upload(t, 'rate-list', 'rates.xlsx', file, { token: A.token });
+    expect(res.json().data, res.body).toMatchObject({ status: 'succeeded', file_format: 'xlsx', inserted: 1 });
+    expect(await inForce(v1000.id, day)).toMatchObject({ sp: 56, effective_from: day });
   });
 
   it('the template lists the columns', async () => {
