@@ -30,6 +30,8 @@ export const TASK_PAYLOADS = {
   delete_old_positions: cronPayload,
   /** Hourly: freezes today's beat plan day instances of every workspace whose local day has started. */
   materialise_beat_plan_days: cronPayload,
+  /** Every 15 minutes: applies the price versions that came due (each workspace's local day) to their variants. */
+  apply_due_prices: cronPayload,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The identifier of a task the worker runs. */

@@ -19,6 +19,7 @@ import { leaveRoutes } from './routes/leaves.routes';
 import { ledgerRoutes } from './routes/ledger.routes';
 import { schemeRoutes } from './routes/schemes.routes';
 import { productRoutes } from './routes/products.routes';
+import { priceRoutes } from './routes/prices.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { reportRoutes } from './routes/reports.routes';
 import { signupRoutes } from './routes/signup.routes';
@@ -36,6 +37,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   passkeyRoutes,
   userRoutes,
   productRoutes,
+  priceRoutes,
   masterRoutes,
   orderRoutes,
   workspaceRoutes,

@@ -4,6 +4,7 @@ import type { ExportJobService } from '../../src/domains/exports/export-jobs';
 import type { DeliveryEngine } from '../../src/domains/webhooks/delivery-engine';
 import type { Slots } from '../../src/concurrency/slots';
 import type { TaskName } from '../payloads';
+import { applyDuePrices } from './apply_due_prices';
 import { delete_expired_sign_in_codes } from './delete_expired_sign_in_codes';
 import { deleteExpiredExports } from './delete_expired_exports';
 import { delete_old_positions } from './delete_old_positions';
@@ -27,6 +28,7 @@ export interface TaskDeps {
 /** Every task of the task table (payloads.ts), keyed by its identifier (= its file name in this folder). */
 export function createTasks(deps: TaskDeps): TaskList {
   const tasks: Record<TaskName, Task> = {
+    apply_due_prices: applyDuePrices(deps.orm),
     delete_expired_exports: deleteExpiredExports(deps.exportJobs, deps.orm),
     delete_expired_sign_in_codes,
     delete_old_positions,

@@ -151,6 +151,19 @@ export async function insertMasters(client: ClientBase, plan: WorkspacePlanRows,
   );
   bump('product_variant', variantRows.length);
 
+  // Each variant's opening price version, from the local day it was created (the price history).
+  const priceRows = await rows<{ id: number }>(
+    client,
+    `insert into variant_price (organization_id, variant_id, sp, mrp, effective_from, source, created_at, updated_at)
+     select v.organization_id, v.id, v.sp, v.mrp, (v.created_at at time zone c.time_zone)::date, 3, v.created_at, v.created_at
+       from product_variant v join workspace_config c on c.organization_id = v.organization_id
+      where v.organization_id = $1 and v.id = any($2::int[])
+      order by v.id
+     returning id`,
+    [organizationId, variantRows.map((r) => r.id)],
+  );
+  bump('variant_price', priceRows.length);
+
   const u = plan.users;
   const userRows = await rows<{ id: number; primary_contact_number: string }>(
     client,

@@ -32,6 +32,7 @@ export const SEEDED_TABLES = [
   'product_class',
   'product',
   'product_variant',
+  'variant_price',
   'scheme',
   'sales_order',
   'order_item',

@@ -30,6 +30,7 @@ import { Migration20261127120000 } from './Migration20261127120000';
 import { Migration20261127121000 } from './Migration20261127121000';
 import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
+import { Migration20261127150000 } from './Migration20261127150000';
 import { Migration20261127160000 } from './Migration20261127160000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
@@ -65,5 +66,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127121000', class: Migration20261127121000 },
   { name: 'Migration20261127130000', class: Migration20261127130000 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
+  { name: 'Migration20261127150000', class: Migration20261127150000 },
   { name: 'Migration20261127160000', class: Migration20261127160000 },
 ];

@@ -55,6 +55,8 @@ export interface ImportRunContext {
   organizationId: number;
   userId: number | null;
   apiKeyId: number | null;
+  /** The import job the rows come from (kinds that record it on what they write: the rate list's price versions). */
+  importJobId?: number | null;
 }
 
 /** A kind of import: its columns, how a row is read and checked, and how the rows are written. */

@@ -1,12 +1,14 @@
 import { NotFoundError } from '../../errors/app-error';
 import type { ImportKind } from './import-kind';
 import { productVariantsImport } from './product-variants.import';
+import { rateListImport } from './rate-list.import';
 import { schemesImport } from './schemes.import';
 
 /** Every kind of import; adding one is a line here (its file declares it with defineImportKind). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const IMPORT_KINDS: ReadonlyArray<ImportKind<any>> = [
   productVariantsImport,
+  rateListImport,
   schemesImport,
 ];
 

@@ -240,4 +240,4 @@ export class ImportService {
   }
 }
 
-const runContextOf = (job: ImportJob): ImportRunContext => ({ organizationId: job.organizationId, userId: job.createdByUserId, apiKeyId: job.createdByApiKeyId });
+const runContextOf = (job: ImportJob): ImportRunContext => ({ organizationId: job.organizationId, userId: job.createdByUserId, apiKeyId: job.createdByApiKeyId, importJobId: job.id });

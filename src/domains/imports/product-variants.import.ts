@@ -4,6 +4,9 @@ import { executeBound } from './bound-sql';
 import { checkVariant, hsnCode, type CheckedVariant } from '../products/product-rules';
 import { MAX_VARIANTS_PER_PRODUCT } from '../products/product.service';
 import * as rules from '../../validation/rules';
+import { PriceSource } from '../products/variant-price.entity';
+import { recordCurrentPrices } from '../products/variant-prices';
+import { workspaceToday } from '../workspace/local-day';
 import { CellReader } from './cells';
 import { defineImportKind, repeatedKeys, ruleError, type NumberedRow, type RowError, type RowFailure } from './import-kind';
 
@@ -162,6 +165,8 @@ export const productVariantsImport = defineImportKind<VariantRow>({
              is distinct from (excluded.variant_name, excluded.mrp, excluded.sp, excluded.variant_size, excluded.variant_quantity, excluded.container_quantity, excluded.unit_quantity, excluded.status)
            returning (xmax = 0) as inserted`,
     );
+    // The prices set here join the price history as versions in force from today (only where they changed).
+    await recordCurrentPrices(tx, ctx, rows.map((r) => r.row.variant.itemSkuCode), PriceSource.IMPORT, await workspaceToday(tx, org), ctx.importJobId ?? null);
     const inserted = written.filter((w) => w.inserted).length;
     return { inserted, updated: written.length - inserted, unchanged: rows.length - written.length };
   },

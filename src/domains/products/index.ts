@@ -7,10 +7,14 @@ import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 import { ProductResolver, ProductVariantResolver } from './product.resolver';
 import { ProductService } from './product.service';
+import { VariantPrice } from './variant-price.entity';
+import { PriceService } from './price.service';
+import { VariantPriceResolver } from './variant-price.resolver';
 
 declare module '../domain-module' {
   interface Services {
     products: ProductService;
+    prices: PriceService;
   }
   interface Loaders {
     product: RowLoader<Row<Product>>;
@@ -22,9 +26,9 @@ declare module '../domain-module' {
 /** The catalogue: products and their variants (the SKUs orders are placed for). */
 export const productsDomain = defineDomain({
   name: 'products',
-  entities: [Product, ProductVariant],
-  services: () => ({ products: new ProductService() }),
-  resolvers: [ProductResolver, ProductVariantResolver],
+  entities: [Product, ProductVariant, VariantPrice],
+  services: () => ({ products: new ProductService(), prices: new PriceService() }),
+  resolvers: [ProductResolver, ProductVariantResolver, VariantPriceResolver],
   loaders: ({ ctx: { em }, columns }) => ({
     product: byId(em, Product, columns),
     variant: byId(em, ProductVariant, columns),
@@ -32,4 +36,6 @@ export const productsDomain = defineDomain({
   }),
   routeGroups: { products: 'scoped' },
   exports: [productsExport],
+  // Every 15 minutes: a price version applies within a quarter hour of its local midnight (zones at :30 and :45 included).
+  cron: [{ task: 'apply_due_prices', match: '*/15 * * * *', identifier: 'apply_due_prices' }],
 });

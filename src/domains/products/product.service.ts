@@ -11,6 +11,7 @@ import { Product } from './product.entity';
 import { productReads, type ProductRead } from './product-read';
 import { activeStatus, checkVariant, hsnCode, MAX_PACK_COUNT, MAX_UNIT_QUANTITY, type CheckedVariant, type VariantFields } from './product-rules';
 import { sortable } from '../../lists/sort';
+import { recordManualPrices } from './price.service';
 
 /** Filters of the product list. */
 export interface ProductFilter {
@@ -101,9 +102,14 @@ export class ProductService {
     await this.assertSkusFree(ctx, variants.map((v) => v.itemSkuCode));
 
     const organizationId = ctx.organizationId;
-    const product = ctx.em.create(Product, { organizationId, productClass, ...data });
-    const created = variants.map((variant) => ctx.em.create(ProductVariant, { organizationId, product, ...variant }));
-    await ctx.em.flush();
+    const { product, created } = await ctx.em.transactional(async (tx) => {
+      const product = tx.create(Product, { organizationId, productClass, ...data });
+      const created = variants.map((variant) => tx.create(ProductVariant, { organizationId, product, ...variant }));
+      await tx.flush();
+      // Each variant's first version of its prices, in force from today.
+      await recordManualPrices(tx, ctx, created);
+      return { product, created };
+    });
     return {
       product: rowOf(ctx.em, Product, product),
       productClass: rowOf(ctx.em, ProductClass, productClass),
@@ -141,14 +147,19 @@ export class ProductService {
     const count = await ctx.em.count(ProductVariant, { product: productId });
     if (count >= MAX_VARIANTS_PER_PRODUCT) throw new ConflictError(`A product has at most ${MAX_VARIANTS_PER_PRODUCT} variants`);
     await this.assertSkusFree(ctx, [variant.itemSkuCode]);
-    const created = ctx.em.create(ProductVariant, { organizationId: ctx.organizationId, product, ...variant });
-    await ctx.em.flush();
+    const created = await ctx.em.transactional(async (tx) => {
+      const created = tx.create(ProductVariant, { organizationId: ctx.organizationId, product, ...variant });
+      await tx.flush();
+      await recordManualPrices(tx, ctx, [created]);
+      return created;
+    });
     return rowOf(ctx.em, ProductVariant, created);
   }
 
   /**
    * Admin only. Changes the given fields of one of a product's variants; omitted ones stay. A new
-   * price applies to orders placed after it: order lines keep the price they were placed at.
+   * price applies to orders placed after it (order lines keep the price they were placed at), and
+   * is recorded in the price history as a version in force from today.
    */
   async updateVariant(ctx: RequestContext, productId: number, variantId: number, input: UpdateVariantInput): Promise<Row<ProductVariant>> {
     ctx.requireAdminOrKey();
@@ -157,8 +168,13 @@ export class ProductService {
     const checked = checkVariant('', input, variant as CheckedVariant);
     const status = input.status == null ? variant.status : activeStatus(input.status);
     if (checked.itemSkuCode !== variant.itemSkuCode) await this.assertSkusFree(ctx, [checked.itemSkuCode]);
-    ctx.em.assign(variant, { ...checked, status });
-    await ctx.em.flush();
+    const repriced = checked.sp !== variant.sp || checked.mrp !== variant.mrp;
+    await ctx.em.transactional(async (tx) => {
+      tx.assign(variant, { ...checked, status });
+      await tx.flush();
+      // A price edit is a version in force from today: the history stays complete.
+      if (repriced) await recordManualPrices(tx, ctx, [variant]);
+    });
     return rowOf(ctx.em, ProductVariant, variant);
   }
 
