@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import { SchemeBudgetKind, SchemeKind, SchemeScope, SchemeStatus, SchemeTarget, type SlabData } from '../domains/schemes/scheme.entity';
+import type { CheckedScheme } from '../domains/schemes/scheme-rules';
 import { UserType } from '../domains/users/user.entity';
 import type { RowCounts, WorkspaceIds } from './masters-sql';
 import { KeyedRandom } from './random';
@@ -35,24 +36,8 @@ export interface SeedSchemeParams {
   s6: { id: number; variantId: number; from: string; to: string; routes: number[]; q: number[]; free: number[]; freeVariantId: number; freeSpPaise: number };
 }
 
-interface PlannedScheme {
-  name: string;
-  code: string;
-  kind: SchemeKind;
-  targetKind: SchemeTarget;
-  targetId: number;
-  scope: SchemeScope;
-  scopeIds: number[];
-  validFrom: string;
-  validTo: string | null;
-  priority: number;
-  stackable: boolean;
-  budgetKind: SchemeBudgetKind | null;
-  budget: number | null;
-  status: SchemeStatus;
-  slabs: SlabData[];
-  createdAt: Date;
-}
+/** A scheme as the service would write it (checkScheme's shape), with the day it was created. */
+type PlannedScheme = CheckedScheme & { createdAt: Date };
 
 const slab = (minQty: number, reward: Partial<SlabData>): SlabData => ({
   min_qty: minQty,
