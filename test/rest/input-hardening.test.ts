@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { getNamedType, isObjectType } from 'graphql';
+import { getNamedType, isNonNullType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlSchema } from '../../src/graphql/schema';
 import { MAX_PAGE } from '../../src/lists/page-request';
@@ -52,14 +52,22 @@ describe('input hardening', () => {
       const lists = getOperationsWith('page');
       // users, products, orders, the master kinds, attendance, payments at least
       expect(lists.length).toBeGreaterThanOrEqual(10);
-      for (const url of lists) {
+      // Lists under a record, or of one record's rows, need the record named.
+      const needs: Record<string, { id?: number; query?: string; rows?: (data: { rows: unknown[] }) => unknown[] }> = {
+        '/api/v1/products/variants/{id}/prices': { id: catalog.variantIds[0] },
+        '/api/v1/ledger/statement': { query: `&customer_id=${catalog.retailerId}`, rows: (data) => data.rows },
+      };
+      for (const listed of lists) {
+        const need = needs[listed] ?? {};
+        const url = need.id === undefined ? listed : listed.replace('{id}', String(need.id));
+        const extra = need.query ?? '';
         for (const page of ['470000000000000000', '1e20', String(MAX_PAGE + 1)]) {
-          const res = await t.request({ method: 'GET', url: `${url}?page=${page}`, token: ws.token });
+          const res = await t.request({ method: 'GET', url: `${url}?page=${page}${extra}`, token: ws.token });
           expectInvalid(res, ['page'], `page must be <= ${MAX_PAGE}`);
         }
-        const last = await t.request({ method: 'GET', url: `${url}?page=${MAX_PAGE}&limit=100`, token: ws.token });
+        const last = await t.request({ method: 'GET', url: `${url}?page=${MAX_PAGE}&limit=100${extra}`, token: ws.token });
         expect(last.statusCode, `${url}: ${last.body}`).toBe(200);
-        expect(last.json().data).toEqual([]);
+        expect(need.rows ? need.rows(last.json().data) : last.json().data).toEqual([]);
         expect(last.json().pagination.page).toBe(MAX_PAGE);
       }
     });
@@ -70,7 +78,9 @@ describe('input hardening', () => {
       expect(lists.length).toBeGreaterThanOrEqual(10);
       for (const field of lists) {
         expect(isObjectType(getNamedType(field.type)), field.name).toBe(true);
-        const res = await t.graphql(`{ ${field.name}(page: ${MAX_PAGE + 1}) { __typename } }`, {}, ws.token);
+        // A required argument (a list under a record) names a record of the workspace.
+        const required = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => `, ${a.name}: ${catalog.variantIds[0]}`);
+        const res = await t.graphql(`{ ${field.name}(page: ${MAX_PAGE + 1}${required.join('')}) { __typename } }`, {}, ws.token);
         expectGraphqlError(res, 'BAD_USER_INPUT', `page must be <= ${MAX_PAGE}`);
       }
       const ok = await t.graphql<{ users: { nodes: unknown[] } }>(`{ users(page: ${MAX_PAGE}) { nodes { id } } }`, {}, ws.token);

@@ -131,8 +131,17 @@ describe('tenancy held by the database', () => {
       [
         'payment.order_id',
         (from, to) => [
-          `insert into payment (organization_id, order_id, amount, mode_of_payment, paid_at) values ($1, $2, 1, 'cash', now())`,
+          // The order's customer, whichever workspace it is in (payment.customer_id is NOT NULL).
+          `insert into payment (organization_id, order_id, customer_id, amount, mode_of_payment, paid_at)
+           values ($1, $2, (select o.customer_id from sales_order o where o.id = $2), 1, 'cash', now())`,
           [from.ws.organizationId, to.orderId],
+        ],
+      ],
+      [
+        'payment.customer_id (on account)',
+        (from, to) => [
+          `insert into payment (organization_id, customer_id, amount, mode_of_payment, paid_at) values ($1, $2, 1, 'cash', now())`,
+          [from.ws.organizationId, to.catalog.distributorId],
         ],
       ],
       [
