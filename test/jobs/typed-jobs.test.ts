@@ -133,7 +133,11 @@ describe('typed jobs', () => {
     async function runByHand(task: string, payload: unknown): Promise<void> {
       await pool.query(`select graphile_worker.add_job($1, $2::json)`, [task, JSON.stringify(payload)]);
       await runOnce({ connectionString: t.db.url, taskList: TASKS, logger, noHandleSignals: true, concurrency: 1 });
+      // On a loaded machine runOnce has returned with the job still locked (attempts 1, not yet
+      // completed): wait for its completion before asserting (a failed job stays, and fails below).
+      for (let waited = 0; waited < 5_000 && (await lockedJobs()) > 0; waited += 100) await new Promise((done) => setTimeout(done, 100));
     }
+    const lockedJobs = async () => Number((await pool.query<{ n: string }>('select count(*) as n from graphile_worker._private_jobs where locked_at is not null')).rows[0].n);
 
     it.each([
       ['deliver_webhook', { organizationId: '1', deliveryId: 2 }, 'organizationId'],

@@ -109,13 +109,13 @@ export class PaymentFieldsResolver {
     return payment.order === null ? null : loaders.order.load(payment.order);
   }
 
-  @FieldResolver(() => [PaymentAllocationShare], { description: 'On account: what it settled against each order, oldest first (net); empty for an order payment.' })
+  @FieldResolver(() => [PaymentAllocationShare], { complexity: COST.property, description: 'On account: what it settled against each order, oldest first (net); empty for an order payment.' })
   allocations(@Root() payment: PaymentRow): PaymentAllocationShare[] {
     // Every query and mutation answering a Payment reads them with it (payment-statements.ts).
     return payment.allocations ?? [];
   }
 
-  @FieldResolver(() => Float, { description: 'On account: the amount less its allocations (an advance); 0 for an order payment.' })
+  @FieldResolver(() => Float, { complexity: COST.property, description: 'On account: the amount less its allocations (an advance); 0 for an order payment.' })
   unallocatedAmount(@Root() payment: PaymentRow): number {
     return payment.unallocatedAmount ?? 0;
   }
