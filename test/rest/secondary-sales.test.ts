@@ -137,6 +137,15 @@ describe('secondary sales', () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it('writes one sale when the same send arrives twice at once', async () => {
+    const payload = body();
+    const before = await count();
+    const answers = await Promise.all([req(distributor, 'POST', '/secondary-sales', payload), req(distributor, 'POST', '/secondary-sales', payload)]);
+    expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join('\n')).toEqual([200, 201]);
+    expect(answers[0].json().data.id).toBe(answers[1].json().data.id);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('refuses bad input with a 400 naming the field, writing nothing', async () => {
     const before = await count();
     const line = { product_variant_id: cat.variantIds[0], quantity: 1, rate: 10 };
