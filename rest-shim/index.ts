@@ -22,6 +22,7 @@ import { productRoutes } from './routes/products.routes';
 import { priceRoutes } from './routes/prices.routes';
 import { salesPlanRoutes } from './routes/sales-plan.routes';
 import { reportRoutes } from './routes/reports.routes';
+import { secondarySalesRoutes } from './routes/secondary-sales.routes';
 import { signupRoutes } from './routes/signup.routes';
 import { trackingRoutes } from './routes/tracking.routes';
 import { visitRoutes } from './routes/visits.routes';
@@ -59,6 +60,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   ledgerRoutes,
   crateRoutes,
   importRoutes,
+  secondarySalesRoutes,
 ];
 
 /**

@@ -13,6 +13,7 @@ import { importsDomain } from './imports';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
 import { schemesDomain } from './schemes';
+import { secondarySalesDomain } from './secondary-sales';
 import { mastersDomain } from './masters';
 import { ordersDomain } from './orders';
 import { salesPlanDomain } from './sales-plan';
@@ -55,6 +56,7 @@ export const DOMAINS: readonly DomainModule[] = [
   focDomain,
   schemesDomain,
   importsDomain,
+  secondarySalesDomain,
 ];
 
 /**

@@ -118,6 +118,21 @@ describe('tenant isolation', () => {
     });
     expect(target.statusCode, target.body).toBe(201);
     const customer = await createUser(t, ws, UserType.RETAILER, { town_id: town, route_id: masters.routes });
+    // A secondary sale booked by the employee at their visit (secondary_sale, secondary_sale_line).
+    const secondary = await t.request({
+      method: 'POST',
+      url: '/api/v1/secondary-sales',
+      token: employee.token,
+      payload: {
+        distributor_id: catalog.distributorId,
+        retailer_id: customer.id,
+        visit_id: visited.json().data.id,
+        invoice_no: `SS-${n}`,
+        invoice_date: today,
+        items: [{ product_variant_id: catalog.variantIds[0], quantity: 2, free_quantity: 1, rate: 25 }],
+      },
+    });
+    expect(secondary.statusCode, secondary.body).toBe(201);
     // A scheme with a budget that the first order uses (scheme_use).
     const scheme = await t.request({
       method: 'POST',
