@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Ageing } from '../../src/domains/ledger/ledger-statement';
 import type { PortalDashboard, PortalProduct, Reorder } from '../../src/domains/portal/portal.service';
+import type { Insight } from '../../src/domains/portal/portal-insight';
 import type { OpenScheme } from '../../src/domains/schemes/scheme-apply';
 import { DateString, Nullable } from '../schemas';
 import { CreatedOrderBody, presentCreatedOrder } from './order.presenter';
@@ -122,4 +123,18 @@ export function presentPortalDashboard(d: PortalDashboard) {
     },
     schemes: d.schemes.map(presentPortalScheme),
   };
+}
+
+// days0To7 → days_0_7, as the statement names its ageing buckets.
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/(\d+)/g, '_$1').replace(/^_/, '').replace(/^(days_\d+)_to_/, '$1_');
+
+/** The insight's figures and sources with snake_case keys, as REST names fields (values unchanged). */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), snakeKeys(v)]));
+  return value;
+}
+
+export function presentInsight(i: Insight) {
+  return snakeKeys(i) as Record<string, unknown>;
 }

@@ -14,6 +14,7 @@ import {
   PortalSchemeBody,
   presentPortalDashboard,
   presentPortalProduct,
+  presentInsight,
   presentPortalScheme,
   presentReorder,
   ReorderBody,
@@ -38,6 +39,21 @@ import {
 } from '../schemas';
 
 const tags = ['Customer portal'];
+
+const Window = Type.Object({ from: DateString, to: DateString });
+const InsightBody = Type.Object({
+  date: DateString,
+  period: Type.Composite([Window, Type.Object({ weeks: Type.Integer() })], { description: 'The weeks usual orders are read from, before the current week' }),
+  this_week: Type.Composite([Window], { description: 'The 7 days ending today' }),
+  items: Type.Array(
+    Type.Object({
+      kind: Type.String({ enum: ['due_to_reorder', 'usual_order', 'no_pattern', 'due_to_buy', 'balance', 'crates'] }),
+      text: Type.String(),
+      figures: Type.Object({}, { additionalProperties: true, description: 'The numbers the text states' }),
+      source: Type.Object({}, { additionalProperties: true, description: 'Order ids and period, the statement’s ageing, or the crate balances the figures come from' }),
+    }),
+  ),
+});
 
 const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 254 }),
@@ -244,5 +260,17 @@ export const portalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const token = await app.services.portal.changePassword(request.ctx, request.body.current_password, request.body.new_password);
       return { response_code: 200, message: 'Password changed; use the new token', token };
     },
+  );
+
+  app.get(
+    '/portal/ai-insight',
+    {
+      schema: {
+        tags,
+        summary: 'A deterministic summary of your data: usual orders and what is due to reorder, balance and ageing, crates to return; each item cites its figures and source rows',
+        response: okResponse(InsightBody),
+      },
+    },
+    async (request) => ok(presentInsight(await app.services.portal.insight(request.ctx)) as Static<typeof InsightBody>),
   );
 };

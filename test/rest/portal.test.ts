@@ -68,7 +68,7 @@ describe('customer portal', () => {
     for (const [method, url] of [
       ['GET', '/portal/dashboard'], ['GET', '/portal/orders'], ['POST', '/portal/orders'], ['GET', `/portal/orders/${orderOfOther}`],
       ['POST', `/portal/orders/${orderOfOther}/reorder`], ['GET', '/portal/ledger'], ['GET', '/portal/products'], ['GET', '/portal/crates'],
-      ['GET', '/portal/profile'], ['PATCH', '/portal/profile'], ['DELETE', '/portal/profile'], ['PUT', '/portal/change-password'],
+      ['GET', '/portal/ai-insight'], ['GET', '/portal/profile'], ['PATCH', '/portal/profile'], ['DELETE', '/portal/profile'], ['PUT', '/portal/change-password'],
     ] as const) {
       const res = await t.request({ method, url: `/api/v1${url}`, apiKey: keyOfA, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
@@ -250,6 +250,46 @@ describe('customer portal', () => {
     expect((await createUser(t, A, UserType.RETAILER, { official_email: email, primary_contact_number: phone })).id).toBeGreaterThan(user.id);
     // Staff cannot use the portal's deletion.
     expect((await send('DELETE', '/portal/profile', A.token)).statusCode).toBe(403);
+  });
+
+  it('answers a deterministic insight citing its sources: a usual weekday order due again, the balance, crates', async () => {
+    const user = await createUser(t, A, UserType.RETAILER);
+    const today = (await get('/portal/dashboard', user.token)).json().data.date as string;
+    const v = catalog.variantIds[0]; // sp 28.50
+    const past: number[] = [];
+    for (const weeks of [1, 2, 3, 4, 5]) {
+      past.push((await placeOrder(t, A.token, { user_id: user.id, items: [{ product_variant_id: v, quantity: 40 }], order_date: shiftDays(today, -7 * weeks) })).id);
+    }
+    // One odd order on another weekday: no pattern of its own.
+    await placeOrder(t, A.token, { user_id: user.id, items: [{ product_variant_id: catalog.variantIds[1], quantity: 3 }], order_date: shiftDays(today, -10) });
+    expect((await send('POST', '/ledger/opening-balances', A.token, { customer_id: user.id, amount: 250, as_of: shiftDays(today, -20) })).statusCode).toBe(201);
+
+    const res = await get('/portal/ai-insight', user.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const insight = res.json().data;
+    expect(insight.period).toEqual({ from: shiftDays(today, -90), to: shiftDays(today, -7), weeks: 12 });
+    const due = insight.items.find((i: Body) => i.kind === 'due_to_reorder');
+    expect(due.text).toMatch(/^You usually order 40 × .+ on \w+days \(5 of the last 12 weeks\); none this week \(about ₹1140\.00 at today's price\)\.$/);
+    expect(due.figures).toMatchObject({ product_variant_id: v, average_quantity: 40, weeks_ordered: 5, ordered_this_week: 0, due_value: 1140 });
+    expect(due.source.orders).toEqual(past.sort((a, b) => a - b));
+    expect(insight.items.find((i: Body) => i.kind === 'due_to_buy').figures).toEqual({ items: 1, value: 1140 });
+    const balance = insight.items.find((i: Body) => i.kind === 'balance');
+    expect(balance.text).toBe('You owe ₹250.00; the oldest ₹250.00 is 16-30 days old.');
+    expect(balance.source.ledger_statement.ageing.days_16_30).toBe(250);
+    expect(insight.items.some((i: Body) => i.kind === 'crates')).toBe(false);
+    // Deterministic: the same data, the same answer.
+    expect((await get('/portal/ai-insight', user.token)).json().data).toEqual(insight);
+
+    // Ordered this week: no longer due.
+    expect((await send('POST', '/portal/orders', user.token, { items: [{ product_variant_id: v, quantity: 30 }] })).statusCode).toBe(201);
+    const after = (await get('/portal/ai-insight', user.token)).json().data;
+    expect(after.items.find((i: Body) => i.kind === 'usual_order').figures).toMatchObject({ ordered_this_week: 30, due_value: 0 });
+    expect(after.items.some((i: Body) => i.kind === 'due_to_reorder' || i.kind === 'due_to_buy')).toBe(false);
+
+    const gql = await t.graphql<{ portalInsight: Body }>('{ portalInsight { date period { from to weeks } items { kind text figures source } } }', {}, user.token);
+    expect(gql.errors, JSON.stringify(gql.errors)).toBeUndefined();
+    expect(gql.data!.portalInsight.items.find((i: Body) => i.kind === 'usual_order').figures.orderedThisWeek).toBe(30);
+    expect((await t.request({ method: 'GET', url: '/api/v1/portal/ai-insight', apiKey: keyOfA })).statusCode).toBe(403);
   });
 
   describe('GraphQL', () => {

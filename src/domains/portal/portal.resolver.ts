@@ -10,7 +10,7 @@ import { signInPayload } from '../auth/auth.resolver';
 import { createdOrderRowOf } from '../orders/order-priming';
 import { userRowOf } from '../users/user-read';
 import { User } from '../users/user.entity';
-import { PortalDashboard, PortalOrderInput, PortalProductPage, portalSchemeOf, ReorderPayload, UpdateMyProfileInput } from './portal.types';
+import { PortalDashboard, PortalInsight, PortalOrderInput, PortalProductPage, portalSchemeOf, ReorderPayload, UpdateMyProfileInput } from './portal.types';
 import { CreateOrderPayload } from '../orders/order.types';
 
 /**
@@ -77,5 +77,12 @@ export class PortalResolver {
   async deleteMyAccount(@Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
     await services.portal.deleteAccount(ctx);
     return true;
+  }
+
+  @Authorized()
+  @InGroup('portal')
+  @Query(() => PortalInsight, { complexity: COST.dashboardStats, description: 'Usual orders and what is due to reorder, the balance and crates to return, each with its figures and sources.' })
+  portalInsight(@Ctx() { ctx, services }: GraphqlContext): Promise<PortalInsight> {
+    return services.portal.insight(ctx);
   }
 }

@@ -21,6 +21,7 @@ import { User } from '../users/user.entity';
 import type { UserProfileRead, UserRead } from '../users/user-read';
 import type { OwnContactInput, UserService } from '../users/user.service';
 import { workspaceToday } from '../workspace/local-day';
+import { insightOf, insightWindow, type Insight, type InsightLine, type InsightVariant } from './portal-insight';
 
 /** The customer portal's order: the caller's own, the rest as POST /orders takes it. */
 export interface PortalOrderInput {
@@ -295,5 +296,45 @@ export class PortalService {
   deleteAccount(ctx: RequestContext): Promise<{ userId: number }> {
     this.requireCustomer(ctx);
     return this.users.deleteOwnAccount(ctx);
+  }
+
+  /**
+   * The deterministic insight (portal-insight.ts) over the caller's paid order lines of the last 13
+   * weeks (orders not cancelled), their variants at today's prices, the statement today and the
+   * crates held. Four statements and the variants' read.
+   */
+  async insight(ctx: RequestContext): Promise<Insight> {
+    const me = this.requireCustomer(ctx);
+    const today = await workspaceToday(ctx.em, ctx.organizationId);
+    const { period } = insightWindow(today);
+    const t = tenantSql(ctx.organizationId, 'o');
+    const rows = await executeSql<{ order_id: number; day: string; variant_id: number; quantity: number }>(
+      ctx.em,
+      sql`select o.id as order_id, to_char(o.order_date, 'YYYY-MM-DD') as day, i.product_variant_id as variant_id, i.quantity
+            from sales_order o ${t.join('order_item', 'i', 'i.order_id = o.id')}
+           where ${t.owns()} and o.customer_id = ${me} and o.cancelled_at is null and i.scheme_id is null
+             and o.order_date >= ${period.from}::date and o.order_date <= ${today}::date
+           order by o.order_date, o.id, i.id`,
+    );
+    const lines: InsightLine[] = rows.map((r) => ({ orderId: r.order_id, day: r.day, variantId: r.variant_id, quantity: r.quantity }));
+    const ids = [...new Set(lines.map((l) => l.variantId))];
+    const found = ids.length === 0 ? [] : await ctx.em.find(ProductVariant, { id: { $in: ids } }, { populate: ['product'] });
+    const variants = new Map<number, InsightVariant>(
+      found.map((v) => [
+        v.id,
+        { id: v.id, label: `${v.product.name} ${v.variantName}`, price: v.sp, sellable: v.status === ActiveStatus.ACTIVE && v.product.status === ActiveStatus.ACTIVE },
+      ]),
+    );
+    const statement = await ledgerStatement(ctx.em, ctx.organizationId, me, today, today, { offset: 0, limit: 1 });
+    const crates = await this.crates.listBalances(ctx, { held: true }, { limit: 100 });
+    return insightOf({
+      today,
+      lines,
+      variants,
+      balance: { closing: statement.closingBalance, ageing: statement.ageing },
+      crates: crates.items.map((c) => ({
+        crateTypeId: c.crateType.id, name: c.crateType.name, balance: c.balance.balance, ageDays: c.balance.oldestOutstandingAgeDays, value: outstandingValueOf(c),
+      })),
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import type { Row } from '../../db/entity-rows';
 import { LedgerAgeing } from '../ledger/ledger.types';
@@ -132,4 +133,27 @@ export class PortalDashboard {
   @Field(() => PortalCrates) crates!: PortalCrates;
   @Field(() => PortalPurchases) purchases!: PortalPurchases;
   @Field(() => [PortalScheme]) schemes!: PortalScheme[];
+}
+
+@ObjectType({ simpleResolvers: true })
+export class PortalInsightPeriod {
+  @Field() from!: string;
+  @Field() to!: string;
+  @Field(() => Int, { nullable: true }) weeks?: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One finding: words, the figures in them, and the rows they come from.' })
+export class PortalInsightItem {
+  @Field({ description: 'due_to_reorder, usual_order, no_pattern, due_to_buy, balance or crates' }) kind!: string;
+  @Field() text!: string;
+  @Field(() => GraphQLJSONObject) figures!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'Order ids, the period, the statement’s ageing or the crate balances the figures come from' }) source!: Record<string, unknown>;
+}
+
+@ObjectType({ simpleResolvers: true, description: "A deterministic summary of the customer's own data (no language model)." })
+export class PortalInsight {
+  @Field() date!: string;
+  @Field(() => PortalInsightPeriod, { description: 'The weeks usual orders are read from, before the current week' }) period!: PortalInsightPeriod;
+  @Field(() => PortalInsightPeriod, { description: 'The 7 days ending today' }) thisWeek!: PortalInsightPeriod;
+  @Field(() => [PortalInsightItem]) items!: PortalInsightItem[];
 }
