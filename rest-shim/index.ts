@@ -12,6 +12,7 @@ import { crateRoutes } from './routes/crates.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { exportRoutes } from './routes/exports.routes';
 import { masterRoutes } from './routes/masters.routes';
+import { portalRoutes } from './routes/portal.routes';
 import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
@@ -61,6 +62,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   crateRoutes,
   importRoutes,
   secondarySalesRoutes,
+  portalRoutes,
 ];
 
 /**

@@ -9,6 +9,7 @@ import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
 import { focDomain } from './foc';
+import { portalDomain } from './portal';
 import { importsDomain } from './imports';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
@@ -57,6 +58,7 @@ export const DOMAINS: readonly DomainModule[] = [
   schemesDomain,
   importsDomain,
   secondarySalesDomain,
+  portalDomain,
 ];
 
 /**
@@ -67,7 +69,6 @@ const NAMED_GROUPS: Readonly<Record<string, 'scoped' | 'refused'>> = {
   billing: 'refused',
   platform: 'refused',
   super_admin: 'refused',
-  portal: 'refused',
   driver_app: 'refused',
   support: 'refused',
 };

@@ -56,7 +56,7 @@ describe('API key scopes', () => {
     // domain's token joins after them.
     expect(scopedGroups.slice(0, 9)).toEqual(['orders', 'users', 'products', 'masters', 'dashboard', 'exports', 'workspace', 'attendance', 'payments']);
     expect(scopedGroups).toEqual(expect.arrayContaining(['tracking', 'leaves', 'reports']));
-    expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'billing', 'platform', 'super_admin', 'portal', 'driver_app', 'support']);
+    expect(refusedGroups).toEqual(['auth', 'developer', 'signup', 'portal', 'billing', 'platform', 'super_admin', 'driver_app', 'support']);
   });
 
   it('parses stored scopes', () => {

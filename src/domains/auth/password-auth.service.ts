@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../context/request-context';
-import { UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { hashPassword, spendPasswordCheckTime, verifyPassword } from './passwords';
 import * as rules from '../../validation/rules';
 import { findUserByEmail } from '../users/user-lookup';
-import { User } from '../users/user.entity';
+import { isCustomerType, User } from '../users/user.entity';
 import type { BotCheck } from './bot-check/bot-check';
 import { NO_ACCOUNT } from './lockout';
 import type { OneTimeCodes } from './one-time-codes';
@@ -16,6 +16,11 @@ export interface PasswordLoginInput {
   password: string;
   /** Proof from the browser bot-check. */
   challengeToken?: string | null;
+}
+
+/** Who may sign in through a password sign-in: the customer portal admits distributors and retailers only. */
+export interface PasswordLoginOptions {
+  customersOnly?: boolean;
 }
 
 const WRONG_CREDENTIALS = 'Invalid e-mail or password';
@@ -38,7 +43,7 @@ export class PasswordAuthService {
    * E-mail and password, after the bot-check. A wrong e-mail costs the same password check as a
    * wrong password, so the timing does not tell which accounts exist.
    */
-  async login(ctx: RequestContext, input: PasswordLoginInput): Promise<SignInResult> {
+  async login(ctx: RequestContext, input: PasswordLoginInput, options: PasswordLoginOptions = {}): Promise<SignInResult> {
     const email = rules.email('email', input.email);
     if (!input.password) throw new ValidationError('password', 'is required');
     if (input.password.length > rules.MAX_PASSWORD_LENGTH) {
@@ -56,6 +61,11 @@ export class PasswordAuthService {
       const matches = user ? await verifyPassword(user.passwordHash, input.password) : await spendPasswordCheckTime(input.password);
       return matches ? null : wrong;
     });
+    // Checked once the password has proved itself (the same attempt, lockout and timing as any
+    // sign-in), before a session starts: a staff account's session stays where it was.
+    if (options.customersOnly && !isCustomerType(user!.userType)) {
+      throw new ForbiddenError('The customer portal is for distributors and retailers; staff sign in at /auth/login');
+    }
     return this.signIns.complete(ctx.em, user!);
   }
 

@@ -4,7 +4,7 @@ import { executeSql, raw, sql, tenantSql } from '../../db/tenant-sql';
 import type { PricedLine } from '../orders/order-pricing';
 import { ProductVariant } from '../products/product-variant.entity';
 import type { User } from '../users/user.entity';
-import { evaluate, type Buyer, type CartLine, type Evaluation, type FreeVariant, type SchemeRule } from './scheme-engine';
+import { evaluate, inScope, type Buyer, type CartLine, type Evaluation, type FreeVariant, type SchemeRule } from './scheme-engine';
 import { SchemeBudgetKind, SchemeKind, SchemeScope, SchemeStatus, SchemeTarget, type SlabData } from './scheme.entity';
 
 /*
@@ -61,7 +61,7 @@ export interface CartInput {
   lines: PricedLine[];
 }
 
-function buyerOf(customer: User): Buyer {
+export function buyerOf(customer: User): Buyer {
   return { id: customer.id, userType: customer.userType, townId: customer.town?.id ?? null, routeId: customer.route?.id ?? null };
 }
 
@@ -201,4 +201,42 @@ export async function reverseSchemeUse(tx: EntityManager, organizationId: number
          group by u.organization_id, u.scheme_id, u.order_id
         having sum(u.amount) <> 0 or sum(u.units) <> 0`,
   );
+}
+
+/** A scheme open to a customer on a day (schemesOpenTo). */
+export interface OpenScheme {
+  id: number;
+  code: string;
+  name: string;
+  kind: SchemeKind;
+  targetKind: SchemeTarget;
+  targetId: number;
+  validFrom: string;
+  validTo: string | null;
+  priority: number;
+  stackable: boolean;
+  slabs: SlabData[];
+}
+
+/**
+ * The schemes active on `day` whose scope reaches `customer` (the engine's own `inScope`, as an order
+ * of theirs would evaluate it): the customer portal's catalogue and dashboard. One statement.
+ */
+export async function schemesOpenTo(em: EntityManager, organizationId: number, customer: User, day: string): Promise<OpenScheme[]> {
+  const t = tenantSql(organizationId, 's');
+  const rows = await executeSql<SchemeRow>(
+    em,
+    sql`select s.id, s.code, s.name, s.kind, s.target_kind, s.target_id, s.scope, s.scope_ids, to_char(s.valid_from, 'YYYY-MM-DD') as valid_from,
+               to_char(s.valid_to, 'YYYY-MM-DD') as valid_to, s.priority, s.stackable, s.slabs
+          from scheme s
+         where ${t.owns()} and s.status = ${SchemeStatus.ACTIVE} and s.valid_from <= ${day}::date and (s.valid_to is null or s.valid_to >= ${day}::date)
+         order by s.priority desc, s.code`,
+  );
+  const buyer = buyerOf(customer);
+  return rows
+    .filter((s) => inScope({ scope: s.scope, scopeIds: s.scope_ids }, buyer))
+    .map((s) => ({
+      id: s.id, code: s.code, name: s.name, kind: s.kind, targetKind: s.target_kind, targetId: s.target_id, validFrom: s.valid_from,
+      validTo: s.valid_to, priority: s.priority, stackable: s.stackable, slabs: s.slabs,
+    }));
 }

@@ -166,7 +166,8 @@ export function nextSlabOf(slabs: SlabData[], quantity: number): NextSlab | null
   return { addQuantity: add, minQty: higher.min_qty, message: `add ${add} more for ${rewardText(higher)}` };
 }
 
-function matches(rule: SchemeRule, line: CartLine): boolean {
+/** Whether the scheme targets the cart line's variant, product or product class. */
+export function matches(rule: Pick<SchemeRule, 'targetKind' | 'targetId'>, line: Pick<CartLine, 'variantId' | 'productId' | 'productClassId'>): boolean {
   switch (rule.targetKind) {
     case SchemeTarget.VARIANT:
       return line.variantId === rule.targetId;
@@ -177,7 +178,8 @@ function matches(rule: SchemeRule, line: CartLine): boolean {
   }
 }
 
-function inScope(rule: SchemeRule, buyer: Buyer): boolean {
+/** Whether the scheme is for this customer (its scope: all, towns, routes, customer types, named customers). */
+export function inScope(rule: Pick<SchemeRule, 'scope' | 'scopeIds'>, buyer: Buyer): boolean {
   switch (rule.scope) {
     case SchemeScope.ALL:
       return true;

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { Passkey } from '../auth/passkey.entity';
+import { SignInCode } from '../auth/sign-in-code.entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ACTIVE_STATUSES, ActiveStatus } from '../../db/active-status';
 import type { RequestContext } from '../../context/request-context';
@@ -27,6 +30,9 @@ import { sortable } from '../../lists/sort';
 import { assertAnotherActiveAdmin, assertSeatAvailable, lockOrganization } from './workspace-seats';
 
 export type { UpdateUserInput } from './user-edits';
+
+/** The contact details a user changes on their own profile. */
+export type OwnContactInput = Pick<UpdateUserInput, 'firstName' | 'lastName' | 'officialEmail' | 'primaryContactNumber' | 'storeName'>;
 
 /** Filters of the user list. */
 export interface UserFilter {
@@ -216,6 +222,64 @@ export class UserService {
     if (user.status !== ActiveStatus.ACTIVE) throw new ConflictError('This user is inactive; reactivate them before sending a password reset link');
     this.links.sendPasswordReset(ctx, user);
     return { userId: user.id, sentTo: user.officialEmail, message: `A password reset link is being e-mailed to ${user.officialEmail}` };
+  }
+
+  /**
+   * The signed-in user's own contact details (the customer portal's profile): names, e-mail, phone
+   * and store name, checked as an administrator's update checks them (400 naming the field, 409 for
+   * a used e-mail or phone); emits user.updated when something changed.
+   */
+  async updateOwnContact(ctx: RequestContext, input: OwnContactInput): Promise<UserRead> {
+    const id = ctx.requireSession().userId;
+    const only: UpdateUserInput = {
+      firstName: input.firstName, lastName: input.lastName, officialEmail: input.officialEmail,
+      primaryContactNumber: input.primaryContactNumber, storeName: input.storeName,
+    };
+    await ctx.em.transactional(async (tx) => {
+      const user = await this.lockedUser(tx, id);
+      const { values, changed } = await checkUserChanges(tx, user, only);
+      await assertContactsUnused(tx, values.officialEmail ?? null, values.primaryContactNumber ?? null, { exceptUserId: id });
+      if (changed.length === 0) return;
+      tx.assign(user, values);
+      await tx.flush();
+      await this.events.emit(tx, ctx.organizationId, 'user.updated', userUpdatedData(user, changed));
+    });
+    return this.get(ctx, id);
+  }
+
+  /**
+   * Deletes the signed-in customer's account as app stores require (README, Customer portal): the
+   * personal data is erased (name "Deleted customer #id", no e-mail, the phone a unique placeholder,
+   * no store name), the password unusable, the account inactive with its session ended; its sign-in
+   * codes and links and its passkeys are deleted. Orders, ledger and crate rows stay for the
+   * workspace's books, naming the anonymised account. Emits user.updated. Customers only (403).
+   */
+  async deleteOwnAccount(ctx: RequestContext): Promise<{ userId: number }> {
+    const id = ctx.requireSession().userId;
+    if (!isCustomer(ctx)) throw new ForbiddenError('Only distributors and retailers delete their own account here');
+    await ctx.em.transactional(async (tx) => {
+      const user = await this.lockedUser(tx, id);
+      await tx.populate(user, ['passwordHash']);
+      Object.assign(user, {
+        firstName: 'Deleted customer',
+        lastName: `#${id}`,
+        officialEmail: null,
+        primaryContactNumber: `deleted-${id}`,
+        storeName: null,
+        // Not a hash any password can match (argon2/bcrypt hashes start with "$").
+        passwordHash: `!deleted:${randomUUID()}`,
+        status: ActiveStatus.INACTIVE,
+        currentSessionId: null,
+        failedSignIns: 0,
+        lockedUntil: null,
+      });
+      await tx.flush();
+      await tx.nativeDelete(SignInCode, { user: id });
+      await tx.nativeDelete(Passkey, { user: id });
+      const changed = ['first_name', 'last_name', 'official_email', 'primary_contact_number', 'store_name', 'status'];
+      await this.events.emit(tx, ctx.organizationId, 'user.updated', userUpdatedData(user, changed));
+    });
+    return { userId: id };
   }
 
   /**
