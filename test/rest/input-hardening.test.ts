@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlSchema } from '../../src/graphql/schema';
 import { MAX_PAGE } from '../../src/lists/page-request';
 import { expectGraphqlError } from '../helpers/graphql-assertions';
-import { createApiKey, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
+import { UserType } from '../../src/domains/users/user.entity';
+import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, type Catalog, type Workspace } from '../helpers/fixtures';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -15,10 +16,13 @@ describe('input hardening', () => {
   let t: TestApp;
   let ws: Workspace;
   let catalog: Catalog;
+  /** A retailer's session: the customer portal's lists are theirs (staff get 403 there). */
+  let customerToken: string;
   beforeAll(async () => {
     t = await buildTestApp();
     ws = await createWorkspace(t);
     catalog = await seedCatalog(t, ws);
+    customerToken = (await createUser(t, ws, UserType.RETAILER)).token;
   });
   afterAll(() => t.close());
 
@@ -53,19 +57,22 @@ describe('input hardening', () => {
       // users, products, orders, the master kinds, attendance, payments at least
       expect(lists.length).toBeGreaterThanOrEqual(10);
       // Lists under a record, or of one record's rows, need the record named.
-      const needs: Record<string, { id?: number; query?: string; rows?: (data: { rows: unknown[] }) => unknown[] }> = {
+      const needs: Record<string, { id?: number; query?: string; rows?: (data: Record<string, unknown[]>) => unknown[] }> = {
         '/api/v1/products/variants/{id}/prices': { id: catalog.variantIds[0] },
         '/api/v1/ledger/statement': { query: `&customer_id=${catalog.retailerId}`, rows: (data) => data.rows },
+        '/api/v1/portal/ledger': { rows: (data) => data.rows },
+        '/api/v1/portal/products': { rows: (data) => data.products },
       };
       for (const listed of lists) {
         const need = needs[listed] ?? {};
         const url = need.id === undefined ? listed : listed.replace('{id}', String(need.id));
         const extra = need.query ?? '';
+        const token = url.includes('/portal/') ? customerToken : ws.token;
         for (const page of ['470000000000000000', '1e20', String(MAX_PAGE + 1)]) {
-          const res = await t.request({ method: 'GET', url: `${url}?page=${page}${extra}`, token: ws.token });
+          const res = await t.request({ method: 'GET', url: `${url}?page=${page}${extra}`, token });
           expectInvalid(res, ['page'], `page must be <= ${MAX_PAGE}`);
         }
-        const last = await t.request({ method: 'GET', url: `${url}?page=${MAX_PAGE}&limit=100${extra}`, token: ws.token });
+        const last = await t.request({ method: 'GET', url: `${url}?page=${MAX_PAGE}&limit=100${extra}`, token });
         expect(last.statusCode, `${url}: ${last.body}`).toBe(200);
         expect(need.rows ? need.rows(last.json().data) : last.json().data).toEqual([]);
         expect(last.json().pagination.page).toBe(MAX_PAGE);
@@ -80,7 +87,7 @@ describe('input hardening', () => {
         expect(isObjectType(getNamedType(field.type)), field.name).toBe(true);
         // A required argument (a list under a record) names a record of the workspace.
         const required = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => `, ${a.name}: ${catalog.variantIds[0]}`);
-        const res = await t.graphql(`{ ${field.name}(page: ${MAX_PAGE + 1}${required.join('')}) { __typename } }`, {}, ws.token);
+        const res = await t.graphql(`{ ${field.name}(page: ${MAX_PAGE + 1}${required.join('')}) { __typename } }`, {}, field.name.startsWith('portal') ? customerToken : ws.token);
         expectGraphqlError(res, 'BAD_USER_INPUT', `page must be <= ${MAX_PAGE}`);
       }
       const ok = await t.graphql<{ users: { nodes: unknown[] } }>(`{ users(page: ${MAX_PAGE}) { nodes { id } } }`, {}, ws.token);
