@@ -9,6 +9,7 @@ import { dashboardDomain } from './dashboard';
 import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module';
 import { exportsDomain } from './exports';
 import { focDomain } from './foc';
+import { grievancesDomain } from './grievances';
 import { importsDomain } from './imports';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
@@ -55,6 +56,7 @@ export const DOMAINS: readonly DomainModule[] = [
   focDomain,
   schemesDomain,
   importsDomain,
+  grievancesDomain,
 ];
 
 /**
