@@ -184,6 +184,8 @@ export const grievanceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      // Another workspace's (or customer's) grievance is 404 before the upload is read.
+      await app.services.grievances.get(request.ctx, request.params.id);
       const file = await uploadedPhoto(request);
       return reply.code(201).send(created('Photo added', presentGrievance(await app.services.grievances.addPhoto(request.ctx, request.params.id, file))));
     },

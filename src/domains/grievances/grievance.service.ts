@@ -157,10 +157,10 @@ export class GrievanceService {
   /** Staff and keys; a staff user (admin or employee, active) of the workspace, or null to unassign. */
   async assign(ctx: RequestContext, id: number, assigneeUserId: number | null): Promise<GrievanceRead> {
     requireStaff(ctx);
-    if (assigneeUserId != null) await this.checkAssignee(ctx.em, assigneeUserId);
     await ctx.em.transactional(async (tx) => {
       const grievance = await tx.findOne(Grievance, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!grievance) throw new NotFoundError('Grievance', id);
+      if (assigneeUserId != null) await this.checkAssignee(tx, assigneeUserId);
       grievance.assignee = assigneeUserId == null ? null : tx.getReference(User, assigneeUserId);
       await tx.flush();
       await grievanceUpdated(tx, grievance, 'assigned');
@@ -175,6 +175,9 @@ export class GrievanceService {
    */
   async transition(ctx: RequestContext, id: number, action: GrievanceAction, resolve?: ResolveGrievanceInput): Promise<GrievanceRead> {
     rules.oneOf('action', action, GRIEVANCE_ACTIONS);
+    const where = this.visible(ctx, id);
+    // Another workspace's (or customer's) grievance is 404 before anything about the input.
+    if (!(await ctx.em.count(Grievance, where))) throw new NotFoundError('Grievance', id);
     const customer = isCustomer(ctx);
     if (customer && action !== 'close' && action !== 'reopen') throw new ForbiddenError('Only workspace staff may do this');
     let resolution = '';
@@ -192,7 +195,6 @@ export class GrievanceService {
         if (!Array.isArray(resolve.replacementItems) || resolve.replacementItems.length === 0) throw new ValidationError('replacementItems', 'are required for a replacement');
       } else if (resolve.replacementItems != null) throw new ValidationError('replacementItems', 'are only for action replacement');
     }
-    const where = this.visible(ctx, id);
     await ctx.em.transactional(async (tx) => {
       const grievance = await tx.findOne(Grievance, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!grievance) throw new NotFoundError('Grievance', id);
