@@ -278,6 +278,15 @@ describe('grievances', () => {
       const file = await withDir.request({ method: 'GET', url: url.pathname + url.search });
       expect(file.statusCode).toBe(200);
       expect(file.rawPayload.equals(JPEG)).toBe(true);
+      // At most 10 photos: the 11th is 409 and leaves no file behind.
+      for (let i = 1; i < 10; i++) {
+        const more = multipart(`a${i}.jpg`, JPEG);
+        expect((await withDir.request({ method: 'POST', url: `/api/v1/grievances/${id}/photos`, token: c.distributorToken, payload: more.payload, headers: more.headers })).statusCode).toBe(201);
+      }
+      const eleventh = multipart('a11.jpg', JPEG);
+      const refused = await withDir.request({ method: 'POST', url: `/api/v1/grievances/${id}/photos`, token: c.distributorToken, payload: eleventh.payload, headers: eleventh.headers });
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(readdirSync(path.join(dir, 'grievances', String(w.organizationId)))).toHaveLength(10);
     } finally {
       await withDir.close();
       rmSync(dir, { recursive: true, force: true });

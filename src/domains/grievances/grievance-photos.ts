@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Largest photo: 5 MB. */
@@ -25,6 +25,11 @@ export class PhotoStore {
     await mkdir(path.dirname(full), { recursive: true });
     await writeFile(full, data, { flag: 'wx' });
     return { data: null, storagePath: relative };
+  }
+
+  /** Deletes a file written by `put` whose row was not saved (nothing for bytes kept in the database). */
+  async remove(storagePath: string | null): Promise<void> {
+    if (storagePath && this.uploadDir) await rm(path.join(this.uploadDir, storagePath), { force: true });
   }
 
   /** The bytes of a stored photo. */

@@ -259,6 +259,21 @@ export class GrievanceService {
     const grievance = await ctx.em.findOne(Grievance, where);
     if (!grievance) throw new NotFoundError('Grievance', id);
     const stored = await this.store.put(ctx.organizationId, file.data, contentType === 'image/png' ? 'png' : 'jpg');
+    try {
+      await this.savePhoto(ctx, where, id, { fileName, contentType, byteSize: file.data.length, ...stored });
+    } catch (err) {
+      await this.store.remove(stored.storagePath);
+      throw err;
+    }
+    return grievanceReadOf(ctx.em, id);
+  }
+
+  private async savePhoto(
+    ctx: RequestContext,
+    where: FilterQuery<Grievance>,
+    id: number,
+    photo: { fileName: string; contentType: string; byteSize: number; data: Buffer | null; storagePath: string | null },
+  ): Promise<void> {
     await ctx.em.transactional(async (tx) => {
       const locked = await tx.findOneOrFail(Grievance, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const count = await tx.count(GrievancePhoto, { grievance: locked.id });
@@ -266,17 +281,12 @@ export class GrievanceService {
       tx.create(GrievancePhoto, {
         organizationId: ctx.organizationId,
         grievance: locked,
-        fileName,
-        contentType,
-        byteSize: file.data.length,
-        data: stored.data,
-        storagePath: stored.storagePath,
+        ...photo,
         uploadedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
       });
       await tx.flush();
       await grievanceUpdated(tx, locked, 'photo_added');
     });
-    return grievanceReadOf(ctx.em, id);
   }
 
   /** A fresh pre-signed link to a photo of a visible grievance (404 for another's). */
