@@ -32,6 +32,8 @@ export const TASK_PAYLOADS = {
   materialise_beat_plan_days: cronPayload,
   /** Every 15 minutes: applies the price versions that came due (each workspace's local day) to their variants. */
   apply_due_prices: cronPayload,
+  /** Every 15 minutes: warns the assignees of grievances within 4 hours of an SLA deadline, once per deadline. */
+  warn_grievance_breaches: cronPayload,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The identifier of a task the worker runs. */

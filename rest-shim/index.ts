@@ -3,6 +3,7 @@ import { AppError } from '../src/errors/app-error';
 import { apiKeyRoutes } from './routes/api-keys.routes';
 import { approvalRoutes } from './routes/approvals.routes';
 import { focRoutes } from './routes/foc.routes';
+import { grievanceRoutes } from './routes/grievances.routes';
 import { importRoutes } from './routes/imports.routes';
 import { beatPlanRoutes } from './routes/beat-plans.routes';
 import { attendanceRoutes } from './routes/attendance.routes';
@@ -63,6 +64,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   importRoutes,
   secondarySalesRoutes,
   portalRoutes,
+  grievanceRoutes,
 ];
 
 /**

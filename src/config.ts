@@ -28,6 +28,7 @@ const envSchema = z.object({
   CHALLENGE_PROVIDER: z.enum(CHALLENGE_PROVIDERS).default('altcha'),
   TURNSTILE_SECRET: optionalText,
   OUTBOX_DIR: optionalText,
+  UPLOAD_DIR: optionalText,
   MAIL_TRANSPORT: z.enum(['file', 'smtp']).default('file'),
   SMTP_URL: optionalText,
   SMS_TRANSPORT: z
@@ -89,6 +90,8 @@ export interface Config {
    * download links). Unset: each request's own protocol and host (per TRUST_PROXY) are used.
    */
   publicApiUrl?: string;
+  /** Where uploaded files (grievance photos) are kept; unset: in PostgreSQL (bytea). */
+  uploadDir?: string;
   webhook: {
     allowedPrivateHosts: string[];
     timeoutMs: number;
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     challengeProvider: e.CHALLENGE_PROVIDER,
     turnstileSecret: e.TURNSTILE_SECRET,
     outboxDir: path.resolve(e.OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+    uploadDir: e.UPLOAD_DIR === undefined ? undefined : path.resolve(e.UPLOAD_DIR),
     mailTransport: e.MAIL_TRANSPORT,
     smtpUrl: e.SMTP_URL,
     smsTransport: e.SMS_TRANSPORT,

@@ -13,6 +13,7 @@ import { deliverWebhook } from './deliver_webhook';
 import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 import { runImport } from './run_import';
+import { warnGrievanceBreaches } from './warn_grievance_breaches';
 import type { ImportService } from '../../src/domains/imports/import.service';
 
 /** What tasks need from the process that runs them. */
@@ -37,6 +38,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     materialise_beat_plan_days: materialiseBeatPlanDays(deps.orm),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
     run_import: runImport(deps.imports, deps.exportSlots, deps.orm),
+    warn_grievance_breaches: warnGrievanceBreaches(deps.orm),
   };
   return tasks;
 }

@@ -35,6 +35,8 @@ export const WorkspaceConfigBody = Type.Object({
   position_retention_days: Type.Integer({ description: 'Days live-tracking positions are kept, 1–3650 (extension)' }),
   visit_radius_m: Type.Integer({ description: 'Metres from an outlet’s tag within which a visit is geo-verified, 10–5000 (extension)' }),
   visit_min_dwell_minutes: Type.Integer({ description: 'Minutes a visit must last to be geo-verified, 0–240 (extension)' }),
+  grievance_ack_hours: Type.Integer({ description: 'Hours a new grievance must be acknowledged within, 1–720 (extension)' }),
+  grievance_resolve_days: Type.Integer({ description: 'Days a new grievance must be resolved within, 1–365 (extension)' }),
 });
 
 /** The workspace as the Workspace resource shows it. */
@@ -71,5 +73,7 @@ export function presentWorkspaceConfig(c: Row<WorkspaceConfig>) {
     position_retention_days: c.positionRetentionDays,
     visit_radius_m: c.visitRadiusM,
     visit_min_dwell_minutes: c.visitMinDwellMinutes,
+    grievance_ack_hours: c.grievanceAckHours,
+    grievance_resolve_days: c.grievanceResolveDays,
   };
 }

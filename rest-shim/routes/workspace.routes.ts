@@ -21,6 +21,8 @@ const UpdateConfigBody = Type.Object(
     position_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Days live-tracking positions are kept (extension); default 90' })),
     visit_radius_m: Type.Optional(Type.Integer({ minimum: 10, maximum: 5000, description: 'Metres from an outlet’s tag within which a visit is geo-verified (extension); default 100' })),
     visit_min_dwell_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 240, description: 'Minutes a visit must last to be geo-verified (extension); default 2' })),
+    grievance_ack_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Hours a new grievance must be acknowledged within (extension); default 48' })),
+    grievance_resolve_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'Days a new grievance must be resolved within (extension); default 30' })),
   },
   { minProperties: 1 },
 );
@@ -70,6 +72,8 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         positionRetentionDays: b.position_retention_days,
         visitRadiusM: b.visit_radius_m,
         visitMinDwellMinutes: b.visit_min_dwell_minutes,
+        grievanceAckHours: b.grievance_ack_hours,
+        grievanceResolveDays: b.grievance_resolve_days,
       });
       return changed('Workspace configuration updated', presentWorkspaceConfig(config));
     },

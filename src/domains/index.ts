@@ -10,6 +10,7 @@ import type { DomainCatalog, DomainModule, LoaderFactory } from './domain-module
 import { exportsDomain } from './exports';
 import { focDomain } from './foc';
 import { portalDomain } from './portal';
+import { grievancesDomain } from './grievances';
 import { importsDomain } from './imports';
 import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
@@ -59,6 +60,7 @@ export const DOMAINS: readonly DomainModule[] = [
   importsDomain,
   secondarySalesDomain,
   portalDomain,
+  grievancesDomain,
 ];
 
 /**

@@ -132,6 +132,8 @@ describe('POST /api/v1/signup/register', () => {
           position_retention_days: 90,
           visit_radius_m: 100,
           visit_min_dwell_minutes: 2,
+          grievance_ack_hours: 48,
+          grievance_resolve_days: 30,
         },
         workspace: {
           workspace_id: workspace.workspace_id,

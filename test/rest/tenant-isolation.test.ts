@@ -183,6 +183,12 @@ describe('tenant isolation', () => {
       const imported = await t.request({ method: 'POST', url: `/api/v1/imports/product-variants${query}`, token: ws.token, headers: body.headers, payload: body.payload });
       expect(imported.statusCode, imported.body).toBe(query ? 202 : 201);
     }
+    // A grievance raised by its customer, with a photo (grievance, grievance_photo).
+    const grievance = await t.request({ method: 'POST', url: '/api/v1/grievances', token: catalog.distributorToken, payload: { category: 1, description: 'Soured', order_id: delivered.id } });
+    expect(grievance.statusCode, grievance.body).toBe(201);
+    const photo = multipart('p.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16)]));
+    const uploaded = await t.request({ method: 'POST', url: `/api/v1/grievances/${grievance.json().data.id}/photos`, token: catalog.distributorToken, headers: photo.headers, payload: photo.payload });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
     return {
       exportId,
       ws,

@@ -45,6 +45,8 @@ describe('REST /api/v1/workspace/config', () => {
     position_retention_days: 90,
     visit_radius_m: 100,
     visit_min_dwell_minutes: 2,
+    grievance_ack_hours: 48,
+    grievance_resolve_days: 30,
   });
 
   beforeAll(async () => {
@@ -124,6 +126,8 @@ describe('REST /api/v1/workspace/config', () => {
         position_retention_days: 30,
         visit_radius_m: 250,
         visit_min_dwell_minutes: 5,
+        grievance_ack_hours: 24,
+        grievance_resolve_days: 15,
       });
       expect(res.statusCode, res.body).toBe(200);
       const expected = {
@@ -144,6 +148,8 @@ describe('REST /api/v1/workspace/config', () => {
         position_retention_days: 30,
         visit_radius_m: 250,
         visit_min_dwell_minutes: 5,
+        grievance_ack_hours: 24,
+        grievance_resolve_days: 15,
       };
       expect(res.json()).toEqual({ response_code: 200, message: expect.any(String), data: expected });
       expect(res.json().message.length).toBeGreaterThan(0);
@@ -173,6 +179,10 @@ describe('REST /api/v1/workspace/config', () => {
       ['visit_radius_m', 5000, 5000],
       ['visit_min_dwell_minutes', 0, 0],
       ['visit_min_dwell_minutes', 240, 240],
+      ['grievance_ack_hours', 1, 1],
+      ['grievance_ack_hours', 720, 720],
+      ['grievance_resolve_days', 1, 1],
+      ['grievance_resolve_days', 365, 365],
       ['org_address', '', ''],
       ['gstin', '', ''],
     ])('changing only %s to %j leaves the other fields unchanged', async (field, value, stored) => {
@@ -239,6 +249,9 @@ describe('REST /api/v1/workspace/config', () => {
       ['visit_min_dwell_minutes', -1, /^visit_min_dwell_minutes must be >= 0$/],
       ['visit_min_dwell_minutes', 241, /^visit_min_dwell_minutes must be <= 240$/],
       ['visit_min_dwell_minutes', 1.5, /^visit_min_dwell_minutes /],
+      ['grievance_ack_hours', 0, /^grievance_ack_hours must be >= 1$/],
+      ['grievance_ack_hours', 721, /^grievance_ack_hours must be <= 720$/],
+      ['grievance_resolve_days', 366, /^grievance_resolve_days must be <= 365$/],
       ['org_footer_name', 'x'.repeat(201), /^org_footer_name /],
     ];
 

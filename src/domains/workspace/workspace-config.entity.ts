@@ -22,6 +22,8 @@ export class WorkspaceConfig extends TenantEntity<
   | 'positionRetentionDays'
   | 'visitRadiusM'
   | 'visitMinDwellMinutes'
+  | 'grievanceAckHours'
+  | 'grievanceResolveDays'
 > {
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 2048, nullable: true })
@@ -82,4 +84,12 @@ export class WorkspaceConfig extends TenantEntity<
   @Field(() => Int, { description: 'Minutes a visit must last to be geo-verified (0–240, default 2).' })
   @Property({ type: 'integer', default: 2 })
   visitMinDwellMinutes: number = 2;
+
+  @Field(() => Int, { description: 'Hours a new grievance must be acknowledged within (1–720, default 48).' })
+  @Property({ type: 'integer', default: 48 })
+  grievanceAckHours: number = 48;
+
+  @Field(() => Int, { description: 'Days a new grievance must be resolved within (1–365, default 30).' })
+  @Property({ type: 'integer', default: 30 })
+  grievanceResolveDays: number = 30;
 }

@@ -23,6 +23,8 @@ export interface WorkspaceConfigInput {
   positionRetentionDays?: number;
   visitRadiusM?: number;
   visitMinDwellMinutes?: number;
+  grievanceAckHours?: number;
+  grievanceResolveDays?: number;
 }
 
 const GSTIN = /^[0-9]{2}[A-Z0-9]{13}$/;
@@ -69,6 +71,8 @@ export class WorkspaceService {
     if (input.positionRetentionDays != null) changes.positionRetentionDays = positionRetentionDays(input.positionRetentionDays);
     if (input.visitRadiusM != null) changes.visitRadiusM = integerIn('visitRadiusM', input.visitRadiusM, 10, 5000);
     if (input.visitMinDwellMinutes != null) changes.visitMinDwellMinutes = integerIn('visitMinDwellMinutes', input.visitMinDwellMinutes, 0, 240);
+    if (input.grievanceAckHours != null) changes.grievanceAckHours = integerIn('grievanceAckHours', input.grievanceAckHours, 1, 720);
+    if (input.grievanceResolveDays != null) changes.grievanceResolveDays = integerIn('grievanceResolveDays', input.grievanceResolveDays, 1, 365);
     const config = await ctx.em.findOneOrFail(WorkspaceConfig, { organizationId: ctx.organizationId });
     ctx.em.assign(config, changes);
     await ctx.em.flush();

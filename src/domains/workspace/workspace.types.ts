@@ -49,6 +49,12 @@ export class WorkspaceConfigInput {
 
   @Field(() => Int, { nullable: true, description: 'Minutes a visit must last to be geo-verified, 0–240' })
   visitMinDwellMinutes?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Hours a new grievance must be acknowledged within, 1–720' })
+  grievanceAckHours?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Days a new grievance must be resolved within, 1–365' })
+  grievanceResolveDays?: number;
 }
 
 @InputType({ description: 'Self-service signup: a new workspace and its first admin.' })
