@@ -61,14 +61,17 @@ describe('every route', () => {
     });
     /**
      * A key confined to another group than `group`'s; a fresh one every 4 requests, as refused
-     * requests spend the caller's budget too (the exports group's is 5 a minute).
+     * requests spend the caller's budget too (the exports group's is 5 a minute). The one it
+     * replaces is revoked: a workspace holds at most 50 active keys.
      */
-    const confined = new Map<string, { key: string; uses: number }>();
+    const confined = new Map<string, { id: number; key: string; uses: number }>();
     async function keyConfinedElsewhere(group: string): Promise<string> {
       let held = confined.get(group);
       if (!held || held.uses === 4) {
+        if (held) await t.request({ method: 'DELETE', url: `/api/v1/developer/api-keys/${held.id}`, token: ws.token });
         const other = catalog.scopedGroups.find((g) => g !== group)!;
-        held = { key: (await createApiKey(t, ws, { scopes: `read,write,${other}` })).key, uses: 0 };
+        const issued = await createApiKey(t, ws, { scopes: `read,write,${other}` });
+        held = { id: issued.id, key: issued.key, uses: 0 };
         confined.set(group, held);
       }
       held.uses += 1;
