@@ -5,15 +5,8 @@ import type { Insight } from '../../src/domains/portal/portal-insight';
 import type { OpenScheme } from '../../src/domains/schemes/scheme-apply';
 import { DateString, Nullable } from '../schemas';
 import { CreatedOrderBody, presentCreatedOrder } from './order.presenter';
+import { SlabBody } from './scheme.presenter';
 
-const SlabBody = Type.Object({
-  min_qty: Type.Integer(),
-  discount_percent: Nullable(Type.Number()),
-  discount_amount: Nullable(Type.Number({ description: 'Off each unit' })),
-  free_qty: Nullable(Type.Integer()),
-  free_variant_id: Nullable(Type.Integer()),
-  recursive: Type.Boolean(),
-});
 
 /** A scheme open to the signed-in customer today. */
 export const PortalSchemeBody = Type.Object({

@@ -8,7 +8,8 @@ export const SCHEME_SCOPE_TEXT = '1 all customers, 2 towns, 3 routes, 4 user typ
 export const SCHEME_STATUS_TEXT = '1 active, 2 disabled';
 export const SCHEME_BUDGET_TEXT = '1 amount (discounts, and free goods at their selling price), 2 free units (free goods schemes only)';
 
-const SlabBody = Type.Object({
+/** A slab of a scheme. */
+export const SlabBody = Type.Object({
   min_qty: Type.Integer(),
   discount_percent: Nullable(Type.Number()),
   discount_amount: Nullable(Type.Number({ description: 'Off each unit' })),
