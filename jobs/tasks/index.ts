@@ -13,6 +13,8 @@ import { deliverWebhook } from './deliver_webhook';
 import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 import { runImport } from './run_import';
+import { sendPush } from './send_push';
+import type { PushSender } from '../../src/domains/notifications/push-sender';
 import type { ImportService } from '../../src/domains/imports/import.service';
 
 /** What tasks need from the process that runs them. */
@@ -22,6 +24,8 @@ export interface TaskDeps {
   /** Export jobs this process writes at once (each holds a pooled connection for its cursor). */
   exportSlots: Slots;
   imports: ImportService;
+  /** Sends notifications' pushes through PUSH_TRANSPORT. */
+  push: PushSender;
   orm: MikroORM;
 }
 
@@ -37,6 +41,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     materialise_beat_plan_days: materialiseBeatPlanDays(deps.orm),
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
     run_import: runImport(deps.imports, deps.exportSlots, deps.orm),
+    send_push: sendPush(deps.push),
   };
   return tasks;
 }

@@ -14,6 +14,7 @@ import { leavesDomain } from './leaves';
 import { ledgerDomain } from './ledger';
 import { schemesDomain } from './schemes';
 import { mastersDomain } from './masters';
+import { notificationsDomain } from './notifications';
 import { ordersDomain } from './orders';
 import { salesPlanDomain } from './sales-plan';
 import { paymentsDomain } from './payments';
@@ -55,6 +56,7 @@ export const DOMAINS: readonly DomainModule[] = [
   focDomain,
   schemesDomain,
   importsDomain,
+  notificationsDomain,
 ];
 
 /**
