@@ -12,6 +12,7 @@ import { crateRoutes } from './routes/crates.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { exportRoutes } from './routes/exports.routes';
 import { masterRoutes } from './routes/masters.routes';
+import { notificationRoutes } from './routes/notifications.routes';
 import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
@@ -59,6 +60,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   ledgerRoutes,
   crateRoutes,
   importRoutes,
+  notificationRoutes,
 ];
 
 /**
