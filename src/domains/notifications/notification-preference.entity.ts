@@ -9,7 +9,7 @@ import { User } from '../users/user.entity';
  */
 @Entity({ tableName: 'notification_preference' })
 @Unique({ properties: ['organizationId', 'user'] })
-@Check({ name: 'notification_preference_quiet_check', expression: '(quiet_start_minute is null) = (quiet_end_minute is null) and quiet_start_minute between 0 and 1439 and quiet_end_minute between 0 and 1439 and quiet_start_minute <> quiet_end_minute' })
+@Check({ name: 'notification_preference_quiet_check', expression: '(quiet_start_minute is null) = (quiet_end_minute is null) and quiet_start_minute >= 0 and quiet_start_minute <= 1439 and quiet_end_minute >= 0 and quiet_end_minute <= 1439 and quiet_start_minute <> quiet_end_minute' })
 export class NotificationPreference extends TenantEntity<'quietStartMinute' | 'quietEndMinute'> {
   @ManyToOne(() => User, { fieldName: 'user_id' })
   user!: User;
