@@ -11,7 +11,7 @@ import { taskDepsOf } from '../../jobs/worker';
 import type { Config } from '../../src/config';
 import { UserType } from '../../src/domains/users/user.entity';
 import { secretsFrom } from '../../src/secrets';
-import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, unique, type Catalog, type Workspace } from '../helpers/fixtures';
+import { createApiKey, createUser, createWorkspace, placeOrder, seedCatalog, signIn, unique, type Catalog, type Workspace } from '../helpers/fixtures';
 import { expectGraphqlData, expectGraphqlError } from '../helpers/graphql-assertions';
 import { buildTestApp, type TestApp } from '../helpers/test-app';
 
@@ -89,6 +89,19 @@ describe('the inbox', () => {
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json().data).toEqual({ marked: 1 });
     expect((await inbox(w.catalog.distributorToken)).json().unread_count).toBe(0);
+  });
+
+  it('a refused status change writes no inbox row and queues no push (the event’s transaction)', async () => {
+    const w = await world();
+    expect((await register(w.catalog.distributorToken, { token: `rolled-${unique()}`, app: 'portal', platform: 'web' })).statusCode).toBe(201);
+    const skipped = await t.request({ method: 'PATCH', url: `/api/v1/orders/${w.orderId}/status`, token: w.ws.token, payload: { order_status: 4 } });
+    expect(skipped.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await inbox(w.catalog.distributorToken)).json().data).toEqual([]);
+    const cancelled = await t.request({ method: 'POST', url: `/api/v1/orders/${w.orderId}/cancel`, token: w.ws.token, payload: { reason: 'Shop closed' } });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await inbox(w.catalog.distributorToken)).json().data).toEqual([
+      expect.objectContaining({ type: 'order_status', title: `Order ${w.orderCode} cancelled`, body: expect.stringContaining('Shop closed') }),
+    ]);
   });
 
   it('another user’s notification, or another workspace’s, is 404 and stays unread; API keys are refused; a bad sort is a 400', async () => {
@@ -193,6 +206,20 @@ describe('device tokens', () => {
     const out = await t.request({ method: 'POST', url: '/api/v1/auth/logout?app=portal', token: user.token });
     expect(out.statusCode, out.body).toBe(200);
     expect(await sql(`select token from device_token where organization_id = ? and user_id = ?`, [w.ws.organizationId, user.id])).toEqual([{ token: driver }]);
+  });
+
+  it('GraphQL logout(app:) unregisters that app’s tokens; without an app, all of them', async () => {
+    const w = await world();
+    const user = await createUser(t, w.ws, UserType.EMPLOYEE);
+    const field = `field-${unique()}`;
+    const driver = `driver-${unique()}`;
+    expect((await register(user.token, { token: field, app: 'field', platform: 'android' })).statusCode).toBe(201);
+    expect((await register(user.token, { token: driver, app: 'driver', platform: 'android' })).statusCode).toBe(201);
+    expect(expectGraphqlData(await t.graphql('mutation { logout(app: "field") }', {}, user.token)).logout).toBe(true);
+    expect(await sql(`select token from device_token where organization_id = ? and user_id = ?`, [w.ws.organizationId, user.id])).toEqual([{ token: driver }]);
+    const again = await signIn(t, w.ws, user.id);
+    expect(expectGraphqlData(await t.graphql('mutation { logout }', {}, again)).logout).toBe(true);
+    expect(await sql(`select token from device_token where organization_id = ? and user_id = ?`, [w.ws.organizationId, user.id])).toEqual([]);
   });
 });
 
