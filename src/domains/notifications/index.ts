@@ -23,5 +23,5 @@ export const notificationsDomain = defineDomain({
   entities: [Notification, DeviceToken, NotificationPreference],
   services: () => ({ notifications: new NotificationService() }),
   resolvers: [NotificationResolver],
-  routeGroups: { portal: 'refused' },
+  // Its routes are under /portal, a named group (src/domains/index.ts) that refuses API keys.
 });
