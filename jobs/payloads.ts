@@ -19,6 +19,8 @@ const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.b
 export const TASK_PAYLOADS = {
   /** One attempt of one webhook delivery. */
   deliver_webhook: z.object({ organizationId: id, deliveryId: id }),
+  /** The push of one notification to its user's live device tokens (queued by notify, at the end of quiet hours). */
+  send_push: z.object({ organizationId: id, notificationId: id }),
   /** Writes one export job's file. */
   run_export: z.object({ organizationId: id, exportJobId: id }),
   /** Checks and writes one queued import. */

@@ -13,14 +13,17 @@ import { parsedCronItems } from './crontab';
 import { quietWorkerLogger } from './quiet-logger';
 import { openWorkerPool } from './worker-pool';
 import { createTasks, type TaskDeps } from './tasks';
+import { PushSender } from '../src/domains/notifications/push-sender';
+import { createPushTransport } from '../src/domains/notifications/push-transport';
 
 /** The tasks' dependencies, built from the configuration (the resolver is the system's unless given). */
-export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroORM; resolveHost?: HostResolver }): TaskDeps {
+export function taskDepsOf(deps: { config: Config; secrets: Secrets; orm: MikroORM; resolveHost?: HostResolver; fetch?: typeof fetch }): TaskDeps {
   return {
     webhooks: new DeliveryEngine(deliveryDepsOf(deps.config, deps.secrets, deps.resolveHost)),
     exportJobs: exportJobServiceOf({ ...deps, catalog: domainCatalog() }),
     exportSlots: new Slots(EXPORT_JOBS_AT_ONCE),
     imports: new ImportService(),
+    push: new PushSender(createPushTransport(deps.config, deps.fetch ?? globalThis.fetch)),
     orm: deps.orm,
   };
 }

@@ -14,6 +14,7 @@ import { dashboardRoutes } from './routes/dashboard.routes';
 import { exportRoutes } from './routes/exports.routes';
 import { masterRoutes } from './routes/masters.routes';
 import { portalRoutes } from './routes/portal.routes';
+import { notificationRoutes } from './routes/notifications.routes';
 import { orderRoutes } from './routes/orders.routes';
 import { passkeyRoutes } from './routes/passkeys.routes';
 import { paymentRoutes } from './routes/payments.routes';
@@ -65,6 +66,7 @@ export const ROUTE_PLUGINS: readonly FastifyPluginAsync[] = [
   secondarySalesRoutes,
   portalRoutes,
   grievanceRoutes,
+  notificationRoutes,
 ];
 
 /**

@@ -37,6 +37,10 @@ const envSchema = z.object({
     .regex(/^(file|https?:\/\/\S+)$/, 'must be "file" or the http(s):// URL of an SMS gateway')
     .refine((v) => !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), 'must not carry credentials (user:password@)')
     .default('file'),
+  PUSH_TRANSPORT: z.enum(['file', 'fcm']).default('file'),
+  FCM_PROJECT_ID: optionalText,
+  FCM_CREDENTIALS_FILE: optionalText,
+  FCM_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   PUBLIC_APP_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   PUBLIC_API_URL: optionalText.pipe(
     z
@@ -79,6 +83,8 @@ export interface Config {
   smtpUrl?: string;
   /** `file`, or the URL of an HTTP SMS gateway that takes POST {to, text}. */
   smsTransport: string;
+  /** Pushes: the file outbox (default) or FCM HTTP v1 with a service account. */
+  push: { transport: 'file' | 'fcm'; fcmProjectId?: string; fcmCredentialsFile?: string; fcmApiUrl: string };
   /**
    * Origin of the web app that users open: the base of links in e-mails and the WebAuthn
    * relying party (its host name is the RP ID). Defaults to http://localhost:PORT.
@@ -144,6 +150,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) {
     throw new ConfigError('Invalid environment variable SMTP_URL: required when MAIL_TRANSPORT=smtp');
   }
+  if (e.PUSH_TRANSPORT === 'fcm' && !e.FCM_PROJECT_ID) {
+    throw new ConfigError('Invalid environment variable FCM_PROJECT_ID: required when PUSH_TRANSPORT=fcm');
+  }
+  if (e.PUSH_TRANSPORT === 'fcm' && !e.FCM_CREDENTIALS_FILE) {
+    throw new ConfigError('Invalid environment variable FCM_CREDENTIALS_FILE: required when PUSH_TRANSPORT=fcm');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     nodeEnv: e.NODE_ENV,
@@ -161,6 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailTransport: e.MAIL_TRANSPORT,
     smtpUrl: e.SMTP_URL,
     smsTransport: e.SMS_TRANSPORT,
+    push: {
+      transport: e.PUSH_TRANSPORT,
+      fcmProjectId: e.FCM_PROJECT_ID,
+      fcmCredentialsFile: e.FCM_CREDENTIALS_FILE === undefined ? undefined : path.resolve(e.FCM_CREDENTIALS_FILE),
+      fcmApiUrl: (e.FCM_API_URL ?? 'https://fcm.googleapis.com/v1').replace(/\/+$/, ''),
+    },
     publicAppUrl: new URL(e.PUBLIC_APP_URL ?? `http://localhost:${e.PORT}`),
     publicApiUrl: e.PUBLIC_API_URL === undefined ? undefined : new URL(e.PUBLIC_API_URL).href.replace(/\/+$/, ''),
     webhook: {

@@ -14,6 +14,8 @@ import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 import { runImport } from './run_import';
 import { warnGrievanceBreaches } from './warn_grievance_breaches';
+import { sendPush } from './send_push';
+import type { PushSender } from '../../src/domains/notifications/push-sender';
 import type { ImportService } from '../../src/domains/imports/import.service';
 
 /** What tasks need from the process that runs them. */
@@ -23,6 +25,8 @@ export interface TaskDeps {
   /** Export jobs this process writes at once (each holds a pooled connection for its cursor). */
   exportSlots: Slots;
   imports: ImportService;
+  /** Sends notifications' pushes through PUSH_TRANSPORT. */
+  push: PushSender;
   orm: MikroORM;
 }
 
@@ -39,6 +43,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
     run_import: runImport(deps.imports, deps.exportSlots, deps.orm),
     warn_grievance_breaches: warnGrievanceBreaches(deps.orm),
+    send_push: sendPush(deps.push),
   };
   return tasks;
 }

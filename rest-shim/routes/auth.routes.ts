@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import { DEVICE_APPS } from '../../src/domains/notifications/notification-types';
 import { accountKey } from '../../src/context/rate-limits';
 import { NotFoundError } from '../../src/errors/app-error';
 import { presentSignIn, SignInAnswer } from '../presenters/sign-in.presenter';
@@ -102,11 +103,13 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Authentication'],
-        summary: 'End the current session (extension); its token stops working at once',
+        summary: 'End the current session (extension); its token stops working at once. The user’s device tokens of `app` (all of them when no app is named) are unregistered first',
+        querystring: Type.Object({ app: Type.Optional(Type.String({ enum: [...DEVICE_APPS], description: 'The app signing out: its device tokens stop receiving pushes' })) }),
         response: { 200: Type.Object({ response_code: Type.Integer(), message: Type.String() }), '4xx': ErrorBody, '5xx': ServerErrorBody },
       },
     },
     async (request) => {
+      await app.services.notifications.unregisterAtLogout(request.ctx, request.query.app);
       await app.services.sessions.end(request.ctx);
       return { response_code: 200, message: 'Signed out' };
     },

@@ -17,6 +17,7 @@ import { ledgerDomain } from './ledger';
 import { schemesDomain } from './schemes';
 import { secondarySalesDomain } from './secondary-sales';
 import { mastersDomain } from './masters';
+import { notificationsDomain } from './notifications';
 import { ordersDomain } from './orders';
 import { salesPlanDomain } from './sales-plan';
 import { paymentsDomain } from './payments';
@@ -61,6 +62,7 @@ export const DOMAINS: readonly DomainModule[] = [
   secondarySalesDomain,
   portalDomain,
   grievancesDomain,
+  notificationsDomain,
 ];
 
 /**

@@ -35,10 +35,12 @@ export class QueryCounter {
 
 /** A message the file outbox wrote (operations.md: OUTBOX_DIR). */
 export interface OutboxMessage {
-  channel: 'email' | 'sms';
+  channel: 'email' | 'sms' | 'push';
   to: string;
   subject: string | null;
   text: string;
+  /** A push's data. */
+  data?: Record<string, string>;
   created_at: string;
 }
 

@@ -164,6 +164,11 @@ describe('tenant isolation', () => {
     await createApiKey(t, ws, { scopes: 'read' });
     const paid = await t.request({ method: 'POST', url: '/api/v1/payments', token: ws.token, payload: { order_id: order.id, amount: 1 } });
     expect(paid.statusCode, paid.body).toBe(201);
+    // Notifications: the payment wrote the customer's inbox row; a device token and quiet hours.
+    const deviceToken = await t.request({ method: 'POST', url: '/api/v1/portal/notifications/device-token', token: catalog.distributorToken, payload: { token: `tok-${n}`, app: 'portal', platform: 'web' } });
+    expect(deviceToken.statusCode, deviceToken.body).toBe(201);
+    const quiet = await t.request({ method: 'PUT', url: '/api/v1/portal/notifications/preferences', token: catalog.distributorToken, payload: { quiet_hours_start: '22:00', quiet_hours_end: '06:00' } });
+    expect(quiet.statusCode, quiet.body).toBe(200);
     // A beat plan template written last week (revised_on moved back), so that reading today freezes today's day instance.
     const weekday = ((new Date().getUTCDay() + 6) % 7) + 1;
     const plan = await t.request({ method: 'POST', url: '/api/v1/beat-plans/templates', token: ws.token, payload: { user_id: employee.id, route_id: masters.routes, weekday, effective_from: today } });

@@ -32,6 +32,7 @@ import { Migration20261127130000 } from './Migration20261127130000';
 import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127150000 } from './Migration20261127150000';
 import { Migration20261127160000 } from './Migration20261127160000';
+import { Migration20261128100000 } from './Migration20261128100000';
 import { Migration20261128110000 } from './Migration20261128110000';
 import { Migration20261128120000 } from './Migration20261128120000';
 
@@ -70,6 +71,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127150000', class: Migration20261127150000 },
   { name: 'Migration20261127160000', class: Migration20261127160000 },
+  { name: 'Migration20261128100000', class: Migration20261128100000 },
   { name: 'Migration20261128110000', class: Migration20261128110000 },
   { name: 'Migration20261128120000', class: Migration20261128120000 },
 ];

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../context/request-context';
 import { ActiveStatus } from '../../db/active-status';
 import { rowOf } from '../../db/entity-rows';
+import { notify } from '../notifications/notify';
 import { executeSql, sql, tenantSql } from '../../db/tenant-sql';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { entityList, readPage } from '../../lists/entity-list';
@@ -89,6 +90,7 @@ export class ApprovalService {
       }),
     );
     await tx.flush();
+    if (tiers.length > 0) await notifyApprover(tx, organizationId, approval, tiers[0].approverUserId);
     return approval;
   }
 
@@ -221,6 +223,7 @@ export class ApprovalService {
         next.status = ApprovalStepStatus.PENDING;
         approval.currentTier = next.tier;
         await tx.flush();
+        await notifyApprover(tx, ctx.organizationId, approval, next.approverUser?.id ?? null);
         return;
       }
       approval.status = decision === ApprovalStepStatus.APPROVED ? ApprovalStatus.APPROVED : ApprovalStatus.REJECTED;
@@ -230,6 +233,13 @@ export class ApprovalService {
       await tx.flush();
       await this.kinds.handler(approval.kind).decided(tx, ctx, approval, approval.status);
       await tx.flush();
+      const outcome = APPROVAL_STATUS_LABELS[approval.status];
+      await notify(tx, ctx.organizationId, [approval.requestedBy?.id], {
+        type: 'approval_decided',
+        title: `Your ${approval.kind} request was ${outcome}`,
+        body: `Approval ${approval.id} (${approval.kind}) was ${outcome}${text ? `: ${text}` : '.'}`,
+        entity: { type: 'approval', id: approval.id },
+      });
     });
     const approval = await ctx.em.findOneOrFail(Approval, { id }, { refresh: true });
     const [read] = await readApprovals(ctx.em, [rowOf(ctx.em, Approval, approval)]);
@@ -325,4 +335,17 @@ export class ApprovalService {
     const steps = await tx.find(ApprovalStep, { approval, status: { $in: [ApprovalStepStatus.WAITING, ApprovalStepStatus.PENDING] } });
     for (const s of steps) s.status = ApprovalStepStatus.SKIPPED;
   }
+}
+
+/**
+ * The inbox row of the approver whose turn it is (a named user; a tier any holder of a role or
+ * any administrator decides notifies no one: they see it in their approval inbox).
+ */
+function notifyApprover(tx: EntityManager, organizationId: number, approval: Approval, approverUserId: number | null): Promise<void> {
+  return notify(tx, organizationId, [approverUserId], {
+    type: 'approval_requested',
+    title: `Approval requested: ${approval.kind}`,
+    body: `A ${approval.kind} request (approval ${approval.id}, amount ${Number(approval.amount).toFixed(2)}) waits for your decision.`,
+    entity: { type: 'approval', id: approval.id },
+  });
 }

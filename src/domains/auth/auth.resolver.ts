@@ -65,8 +65,12 @@ export class AuthResolver {
 
   @Authorized()
   @InGroup('auth')
-  @Mutation(() => Boolean, { complexity: COST.write, description: 'Ends the current session; its token stops working at once.' })
-  async logout(@Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
+  @Mutation(() => Boolean, {
+    complexity: COST.write,
+    description: 'Ends the current session; its token stops working at once. The user’s device tokens of `app` (all of them when none is named) are unregistered first.',
+  })
+  async logout(@Arg('app', () => String, { nullable: true, description: 'portal, driver or field' }) app: string | null, @Ctx() { ctx, services }: GraphqlContext): Promise<boolean> {
+    await services.notifications.unregisterAtLogout(ctx, app);
     await services.sessions.end(ctx);
     return true;
   }

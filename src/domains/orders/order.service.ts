@@ -28,8 +28,9 @@ import { lineRows, orderRead, orderRowPage } from './order-rows';
 import { orderSearchConditions } from './order-search';
 import { atNoCharge, priceLines, validateLines, type OrderLineInput } from './order-pricing';
 import { OrderStatusHistory } from './order-status-history.entity';
-import { assertTransition } from './order-status.rules';
+import { assertTransition, ORDER_STATUS_LABELS } from './order-status.rules';
 import { Order, ORDER_STATUSES, OrderStatus } from './order.entity';
+import { notify } from '../notifications/notify';
 
 /** Filters of the order list. */
 export interface OrderFilter {
@@ -191,6 +192,14 @@ export class OrderService {
         await tx.populate(order, ['customer', 'productionUnit']);
         await this.events.emit(tx, ctx.organizationId, 'order.delivered', orderDeliveredData(order, entry.changedAt));
       }
+      await tx.flush();
+      const label = ORDER_STATUS_LABELS[order.status];
+      await notify(tx, ctx.organizationId, [order.customer.id], {
+        type: 'order_status',
+        title: `Order ${order.orderCode} ${label.toLowerCase()}`,
+        body: `Your order ${order.orderCode} is now ${label.toLowerCase()}.`,
+        entity: { type: 'order', id: order.id },
+      });
       return order;
     });
     // After the commit: its flush sets updatedAt.
@@ -210,6 +219,12 @@ export class OrderService {
       await cancelOrder(tx, ctx, order, text);
       await tx.populate(order, ['customer', 'productionUnit']);
       await this.events.emit(tx, ctx.organizationId, 'order.cancelled', orderCancelledData(order));
+      await notify(tx, ctx.organizationId, [order.customer.id], {
+        type: 'order_status',
+        title: `Order ${order.orderCode} cancelled`,
+        body: `Your order ${order.orderCode} was cancelled: ${text}`,
+        entity: { type: 'order', id: order.id },
+      });
       return order;
     });
     return rowOf(ctx.em, Order, order);

@@ -10,6 +10,7 @@ import { Order } from '../orders/order.entity';
 import { PAYMENT_MODES } from '../orders/order.service';
 import { User } from '../users/user.entity';
 import { localDayStart, shiftDay } from '../workspace/local-day';
+import { notify } from '../notifications/notify';
 import { Payment } from './payment.entity';
 import type { PaymentRead } from './payment-read';
 import { findPaymentPage, PAYMENT_SORT } from './payment-statements';
@@ -64,6 +65,7 @@ export class PaymentService {
         const recorded = tx.create(Payment, { organizationId: ctx.organizationId, customerId: input.customerId!, amount, modeOfPayment, paidAt, reference, ...by });
         await tx.flush();
         await allocateOldestFirst(tx, ctx.organizationId, recorded.id, recorded.customerId, amount);
+        await notifyPayment(tx, ctx.organizationId, recorded.customerId, recorded.id, amount, null);
         return recorded.id;
       }
       // The order's row lock serializes what settles one order (payments, allocations), so two cannot overpay it together.
@@ -77,6 +79,7 @@ export class PaymentService {
       if (amount > outstanding) throw new ValidationError('amount', `is more than the order still owes (${outstanding.toFixed(2)})`);
       const recorded = tx.create(Payment, { organizationId: ctx.organizationId, order, customerId: order.customer.id, amount, modeOfPayment, paidAt, reference, ...by });
       await tx.flush();
+      await notifyPayment(tx, ctx.organizationId, recorded.customerId, recorded.id, amount, order.orderCode);
       return recorded.id;
     });
     return this.read(ctx, id);
@@ -202,4 +205,14 @@ function paidMoment(value: string | Date): Date {
   if (Number.isNaN(at.getTime())) throw new ValidationError('paidAt', 'must be an ISO 8601 timestamp');
   if (at.getTime() > Date.now() + 5 * 60_000) throw new ValidationError('paidAt', 'must not be in the future');
   return at;
+}
+
+/** The customer's inbox row for a payment recorded for them (in the payment's transaction). */
+function notifyPayment(tx: EntityManager, organizationId: number, customerId: number, paymentId: number, amount: number, orderCode: string | null): Promise<void> {
+  return notify(tx, organizationId, [customerId], {
+    type: 'payment_recorded',
+    title: `Payment of ${amount.toFixed(2)} recorded`,
+    body: orderCode ? `A payment of ${amount.toFixed(2)} was recorded against your order ${orderCode}.` : `A payment of ${amount.toFixed(2)} was recorded on your account.`,
+    entity: { type: 'payment', id: paymentId },
+  });
 }
