@@ -223,6 +223,23 @@ describe('grievances', () => {
     const near = new Date(opened + 30 * 24 * HOUR - 3 * HOUR);
     await warnNearingBreaches(em(), near);
     expect(await stamps(g.id)).toEqual({ ack: at.toISOString(), resolve: near.toISOString() });
+    // Each warning is one notification in the assignee's inbox.
+    const inbox = (await req({ token: employee.token }, 'GET', '/portal/notifications?limit=100')).json().data as Array<{ type: string; title: string; entity_id: number }>;
+    const warnings = inbox.filter((n) => n.type === 'grievance_deadline' && n.entity_id === g.id);
+    expect(warnings.map((n) => n.title.split(':')[1].trim().split(' ')[0]).sort()).toEqual(['acknowledge', 'resolve']);
+  });
+
+  it('every change notifies the customer and the assignee, but not whoever made it', async () => {
+    const inboxOf = async (token: string, id: number) =>
+      ((await req({ token }, 'GET', '/portal/notifications?limit=100')).json().data as Array<{ type: string; title: string; entity_type: string; entity_id: number }>)
+        .filter((n) => n.type === 'grievance_updated' && n.entity_type === 'grievance' && n.entity_id === id)
+        .map((n) => n.title);
+    const g = await raise(distributor());
+    expect(await inboxOf(cat.distributorToken, g.id)).toEqual([]);
+    await req(admin(), 'POST', `/grievances/${g.id}/assign`, { assignee_user_id: employee.id });
+    await act({ token: employee.token }, g.id, 'acknowledge');
+    expect(await inboxOf(cat.distributorToken, g.id)).toEqual([`Quality grievance #${g.id} acknowledged`, `Quality grievance #${g.id} assigned`]);
+    expect(await inboxOf(employee.token, g.id)).toEqual([`Quality grievance #${g.id} assigned`]);
   });
 
   it('photos: JPEG/PNG by content, at most 5 MB (400 naming file), served through a pre-signed link', async () => {

@@ -128,7 +128,7 @@ export class GrievanceService {
         createdAt: now,
       });
       await tx.flush();
-      await grievanceUpdated(tx, grievance, 'created');
+      await grievanceUpdated(tx, grievance, 'created', ctx.userId);
       return grievance.id;
     });
     return grievanceReadOf(ctx.em, id);
@@ -163,7 +163,7 @@ export class GrievanceService {
       if (assigneeUserId != null) await this.checkAssignee(tx, assigneeUserId);
       grievance.assignee = assigneeUserId == null ? null : tx.getReference(User, assigneeUserId);
       await tx.flush();
-      await grievanceUpdated(tx, grievance, 'assigned');
+      await grievanceUpdated(tx, grievance, 'assigned', ctx.userId);
     });
     return grievanceReadOf(ctx.em, id);
   }
@@ -243,7 +243,7 @@ export class GrievanceService {
       if (action === 'close') grievance.closedAt = now;
       grievance.status = to;
       await tx.flush();
-      await grievanceUpdated(tx, grievance, action);
+      await grievanceUpdated(tx, grievance, action, ctx.userId);
     });
     return grievanceReadOf(ctx.em, id);
   }
@@ -285,7 +285,7 @@ export class GrievanceService {
         uploadedBy: ctx.userId === null ? null : tx.getReference(User, ctx.userId),
       });
       await tx.flush();
-      await grievanceUpdated(tx, locked, 'photo_added');
+      await grievanceUpdated(tx, locked, 'photo_added', ctx.userId);
     });
   }
 

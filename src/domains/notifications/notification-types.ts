@@ -9,8 +9,10 @@ export const NOTIFICATION_TYPES = {
   payment_recorded: 'Payment recorded',
   /** A scheme the customer qualifies for started (wired by the schemes domain later). */
   scheme_started: 'Scheme started',
-  /** A grievance of the user was updated (wired by the grievances domain later). */
+  /** A grievance of the user (its customer or assignee) changed. */
   grievance_updated: 'Grievance updated',
+  /** A grievance assigned to the user nears its acknowledge-by or resolve-by deadline. */
+  grievance_deadline: 'Grievance deadline near',
   /** An approval step waits for the user. */
   approval_requested: 'Approval requested',
   /** The user's approval request was decided. */
