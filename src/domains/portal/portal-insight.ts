@@ -1,4 +1,5 @@
 import type { Ageing } from '../ledger/ledger-statement';
+import { shiftDay } from '../workspace/local-day';
 
 /*
  * The portal's "AI insight": a deterministic summary of the caller's own data, no language model.
@@ -55,7 +56,6 @@ export interface Insight {
 
 const DAY_MS = 86_400_000;
 const ms = (day: string) => Date.parse(`${day}T00:00:00Z`);
-export const shiftDay = (day: string, days: number) => new Date(ms(day) + days * DAY_MS).toISOString().slice(0, 10);
 /** 0 Monday … 6 Sunday. */
 const weekdayOf = (day: string) => (new Date(ms(day)).getUTCDay() + 6) % 7;
 const money = (n: number) => `₹${n.toFixed(2)}`;
