@@ -1,11 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Logger, runOnce } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTasks } from '../../jobs/tasks';
 import { taskDepsOf } from '../../jobs/worker';
 import type { Config } from '../../src/config';
@@ -280,7 +281,9 @@ describe('pushes', () => {
       });
 
     beforeAll(async () => {
-      server = createServer(async (req, res) => {
+      // A real HTTPS receiver, its certificate from the tests' throwaway CA (trusted by NODE_EXTRA_CA_CERTS).
+      const tls = inject('receiverTls');
+      server = createServer({ key: tls.key, cert: tls.cert }, async (req, res) => {
         const body = await bodyOf(req);
         seen.push({ url: req.url ?? '', auth: req.headers.authorization, body });
         res.setHeader('content-type', 'application/json');
@@ -298,9 +301,9 @@ describe('pushes', () => {
       const credentials = path.join(dir, 'service-account.json');
       writeFileSync(
         credentials,
-        JSON.stringify({ client_email: 'push@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `http://127.0.0.1:${port}/token` }),
+        JSON.stringify({ client_email: 'push@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `https://127.0.0.1:${port}/token` }),
       );
-      config = { ...t.config, push: { transport: 'fcm', fcmProjectId: 'p', fcmCredentialsFile: credentials, fcmApiUrl: `http://127.0.0.1:${port}/v1` } };
+      config = { ...t.config, push: { transport: 'fcm', fcmProjectId: 'p', fcmCredentialsFile: credentials, fcmApiUrl: `https://127.0.0.1:${port}/v1` } };
     });
     afterAll(async () => {
       await new Promise((resolve) => server?.close(resolve));
