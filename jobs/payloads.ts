@@ -36,6 +36,7 @@ export const TASK_PAYLOADS = {
   apply_due_prices: cronPayload,
   /** Every 15 minutes: warns the assignees of grievances within 4 hours of an SLA deadline, once per deadline. */
   warn_grievance_breaches: cronPayload,
+  announce_started_schemes: cronPayload,
 } as const satisfies Record<string, z.ZodType>;
 
 /** The identifier of a task the worker runs. */

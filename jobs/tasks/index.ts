@@ -14,6 +14,7 @@ import { materialiseBeatPlanDays } from './materialise_beat_plan_days';
 import { runExport } from './run_export';
 import { runImport } from './run_import';
 import { warnGrievanceBreaches } from './warn_grievance_breaches';
+import { announceStartedSchemesTask } from './announce_started_schemes';
 import { sendPush } from './send_push';
 import type { PushSender } from '../../src/domains/notifications/push-sender';
 import type { ImportService } from '../../src/domains/imports/import.service';
@@ -43,6 +44,7 @@ export function createTasks(deps: TaskDeps): TaskList {
     run_export: runExport(deps.exportJobs, deps.exportSlots, deps.orm),
     run_import: runImport(deps.imports, deps.exportSlots, deps.orm),
     warn_grievance_breaches: warnGrievanceBreaches(deps.orm),
+    announce_started_schemes: announceStartedSchemesTask(deps.orm),
     send_push: sendPush(deps.push),
   };
   return tasks;

@@ -35,6 +35,7 @@ import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261128100000 } from './Migration20261128100000';
 import { Migration20261128110000 } from './Migration20261128110000';
 import { Migration20261128120000 } from './Migration20261128120000';
+import { Migration20261128140000 } from './Migration20261128140000';
 
 /** Every migration, oldest first; new ones are appended here when created. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -74,4 +75,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128100000', class: Migration20261128100000 },
   { name: 'Migration20261128110000', class: Migration20261128110000 },
   { name: 'Migration20261128120000', class: Migration20261128120000 },
+  { name: 'Migration20261128140000', class: Migration20261128140000 },
 ];

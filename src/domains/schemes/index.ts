@@ -16,4 +16,5 @@ export const schemesDomain = defineDomain({
   services: () => ({ schemes: new SchemeService() }),
   resolvers: [SchemeResolver],
   routeGroups: { schemes: 'scoped' },
+  cron: [{ task: 'announce_started_schemes', match: '*/15 * * * *', identifier: 'announce_started_schemes' }],
 });

@@ -86,7 +86,7 @@ export class SchemeSlab {
 @Entity({ tableName: 'scheme' })
 @Unique({ properties: ['organizationId', 'code'] })
 @Index({ properties: ['organizationId', 'status', 'validFrom'] })
-export class Scheme extends TenantEntity<'status' | 'priority' | 'stackable' | 'validTo' | 'budgetKind' | 'budget' | 'scopeIds'> {
+export class Scheme extends TenantEntity<'status' | 'priority' | 'stackable' | 'validTo' | 'budgetKind' | 'budget' | 'scopeIds' | 'announcedAt'> {
   @Field()
   @Property({ length: 120 })
   name!: string;
@@ -142,6 +142,10 @@ export class Scheme extends TenantEntity<'status' | 'priority' | 'stackable' | '
   @Field(() => SchemeStatus)
   @Property({ type: 'smallint' })
   status: SchemeStatus = SchemeStatus.ACTIVE;
+
+  /** When the customers in its scope were told it started (announce_started_schemes); null: not yet. */
+  @Property({ type: 'datetime', nullable: true })
+  announcedAt: Date | null = null;
 
   /** The slabs, ascending by min_qty (see scheme-rules.ts). */
   @Field(() => [SchemeSlab])
