@@ -29,8 +29,8 @@ const scope = { em: undefined as never, organizationId: 1 };
 
 describe('export kinds come from the domains', () => {
   it('the catalog lists every module’s kinds in the order of the domain list', () => {
-    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger']);
-    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger', 'crate-moves']);
+    expect(catalogOf(DOMAINS).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger', 'secondary-sales']);
+    expect(catalogOf([...DOMAINS, crates]).exportSources.map((s) => s.kind)).toEqual(['orders', 'sales', 'users', 'products', 'beat-productivity', 'ledger', 'secondary-sales', 'crate-moves']);
   });
 
   it("a new domain's kind reaches GraphQL's ExportKind and ExportFiltersInput with no other edit", async () => {
@@ -43,13 +43,14 @@ describe('export kinds come from the domains', () => {
       ['PRODUCTS', 'products', 'One row per product variant, with its prices.'],
       ['BEAT_PRODUCTIVITY', 'beat-productivity', 'One row per employee with a beat plan or a visit on the day, scored.'],
       ['LEDGER', 'ledger', 'A customer’s statement of account: one row per ledger row, with the running balance.'],
+      ['SECONDARY_SALES', 'secondary-sales', 'One row per secondary sale (a distributor’s invoice to a retailer).'],
       ['CRATE_MOVES', 'crate-moves', 'One row per crate move.'],
     ]);
     const filters = (schema.getType('ExportFiltersInput') as GraphQLInputObjectType).getFields();
     expect(filters.depotId.description).toBe('Crate-moves: moves at this depot.');
     expect(String(filters.depotId.type)).toBe('Int');
     // A filter two kinds share is one field, described for both.
-    expect(filters.dateFrom.description).toBe('Orders and sales: order date from, YYYY-MM-DD (inclusive).');
+    expect(filters.dateFrom.description).toBe('Orders and sales and secondary-sales: order date from, YYYY-MM-DD (inclusive).');
     expect(exportFileName(crateMoves.kind, ExportFormat.XLSX, '2026-11-26')).toBe('crate-moves-2026-11-26.xlsx');
   });
 

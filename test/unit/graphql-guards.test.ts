@@ -17,6 +17,7 @@ describe("the gateway's schema", () => {
       'login',
       'loginWithPasskey',
       'passkeyLoginOptions',
+      'portalLogin',
       'requestMagicLink',
       'requestOtp',
       'setPasswordFromLink',
